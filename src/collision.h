@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// Collision stage interface: shape geometry, bounding boxes, mass properties and contact manifolds.
+// Everything here is a pure function of shape geometry and transforms; the world never enters.
+#pragma once
+
+#include "cairn/math.h"
+#include "cairn/types.h"
+
+#include <stdint.h>
+
+#define CN_MAX_MANIFOLD_POINTS 4
+
+/// Shape geometry in the shape's own frame. Cylinders and capsules are centred at the origin
+/// with their axis along local z; boxes are centred at the origin; planes are static-only
+/// half-spaces {x : dot(normal, x) <= offset} whose surface is dot(normal, x) = offset.
+typedef struct cnGeometry
+{
+	cnShapeType type;
+	double radius;
+	double halfHeight;
+	cnVec3 halfExtents;
+	cnVec3 normal;
+	double offset;
+} cnGeometry;
+
+/// Mass properties of a solid shape: mass, centre of mass and inertia about the centre of mass,
+/// both expressed in the shape frame.
+typedef struct cnMassData
+{
+	double mass;
+	cnVec3 center;
+	cnMat3 inertia;
+} cnMassData;
+
+/// One contact point. The narrow phase fills point, separation and id; the rest belongs to the
+/// solver and survives from step to step when the id matches (warm starting).
+typedef struct cnManifoldPoint
+{
+	/// world point midway between the two surfaces
+	cnVec3 point;
+	/// signed distance along the normal; negative when the shapes overlap
+	double separation;
+	/// feature id: the same pair of features gives the same id from step to step
+	uint32_t id;
+
+	// solver data (not touched by cnCollide)
+	cnVec3 anchorA, anchorB;
+	double normalImpulse;
+	double tangentImpulse1, tangentImpulse2;
+	double maxNormalImpulse;
+	double relativeVelocity;
+	bool persisted;
+} cnManifoldPoint;
+
+/// A contact manifold between two shapes: up to 4 points sharing one normal.
+typedef struct cnManifold
+{
+	/// unit world normal pointing from shape A towards shape B
+	cnVec3 normal;
+	cnManifoldPoint points[CN_MAX_MANIFOLD_POINTS];
+	int pointCount;
+} cnManifold;
+
+/// World-space bounding box of a shape placed at transform xf (shape frame to world).
+/// Planes get a huge but finite box.
+cnAABB cnComputeShapeAABB( const cnGeometry* g, cnTransform xf );
+
+/// Mass properties of a solid shape of the given density (planes: zero mass).
+cnMassData cnComputeShapeMass( const cnGeometry* g, double density );
+
+/// Computes the contact manifold between shape A at xfA and shape B at xfB (shape frames to world).
+/// Points whose separation exceeds maxDistance are left out (speculative margin). The normal
+/// points from A to B. Sets pointCount to 0 when the shapes are farther apart than maxDistance.
+/// Only the point, separation and id fields of each point and the normal are written; the caller
+/// initialises the solver fields. Handles every ordered pair of shape types except plane-plane.
+void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+				cnManifold* manifold );
+
+// Per-pair routines (collide_*.c). Each takes the two shapes in the order of its name.
+void cnCollideSpheres( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					   cnManifold* m );
+void cnCollideCapsuleAndSphere( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+								double maxDistance, cnManifold* m );
+void cnCollideCapsules( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+						cnManifold* m );
+void cnCollideBoxAndSphere( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+							double maxDistance, cnManifold* m );
+void cnCollideBoxAndCapsule( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+							 double maxDistance, cnManifold* m );
+void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					 cnManifold* m );
+/// plane (A) against any convex shape (B)
+void cnCollidePlane( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					 cnManifold* m );
+/// general convex pair through GJK/EPA and face clipping (used for cylinders)
+void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					  cnManifold* m );
+
+/// Support point of a convex shape (not a plane) in its own frame: the point farthest along d.
+cnVec3 cnSupport( const cnGeometry* g, cnVec3 d );

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// Contacts: the broad-phase stage that creates them and the narrow-phase stage that updates
+// their manifolds, carrying impulses over from the previous step by feature id.
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Speculative margins never exceed this (metres): beyond it a body is moving so fast that one
+// step's prediction is meaningless anyway.
+#define CN_MAX_SPECULATIVE 4.0
+
+static bool cnShouldShapesCollide( const cnShape* a, const cnShape* b )
+{
+	if ( a->groupIndex == b->groupIndex && a->groupIndex != 0 )
+	{
+		return a->groupIndex > 0;
+	}
+	return ( a->maskBits & b->categoryBits ) != 0 && ( a->categoryBits & b->maskBits ) != 0;
+}
+
+// Broad-phase callback: a new pair of overlapping fat boxes.
+static void cnPairFound( int32_t shapeIndexA, int32_t shapeIndexB, void* context )
+{
+	cnWorld* world = context;
+	uint64_t key = cnPairKey( shapeIndexA, shapeIndexB );
+	if ( cnPairMap_Find( &world->contactMap, key ) >= 0 )
+	{
+		return;
+	}
+
+	const cnShape* sa = world->shapes + shapeIndexA;
+	const cnShape* sb = world->shapes + shapeIndexB;
+	if ( sa->body == sb->body )
+	{
+		return;
+	}
+	const cnBody* ba = world->bodies + sa->body;
+	const cnBody* bb = world->bodies + sb->body;
+	if ( ba->type != cnBody_dynamic && bb->type != cnBody_dynamic )
+	{
+		return;
+	}
+	if ( sa->geom.type == cnShape_plane && sb->geom.type == cnShape_plane )
+	{
+		return;
+	}
+	if ( !cnShouldShapesCollide( sa, sb ) )
+	{
+		return;
+	}
+	if ( world->disabledPairs.count > 0 && cnPairMap_Find( &world->disabledPairs, cnPairKey( sa->body, sb->body ) ) >= 0 )
+	{
+		return;
+	}
+
+	if ( world->contactCount == world->contactCapacity )
+	{
+		int capacity = world->contactCapacity > 0 ? 2 * world->contactCapacity : 256;
+		cnContact* contacts = realloc( world->contacts, (size_t)capacity * sizeof( cnContact ) );
+		if ( contacts == NULL )
+		{
+			// out of memory: the pair is simply not simulated, the broad phase reports it again later
+			return;
+		}
+		world->contacts = contacts;
+		world->contactCapacity = capacity;
+	}
+
+	int index = world->contactCount++;
+	cnContact* c = world->contacts + index;
+	memset( c, 0, sizeof( cnContact ) );
+	c->key = key;
+	c->shapeA = shapeIndexA;
+	c->shapeB = shapeIndexB;
+	c->bodyA = sa->body;
+	c->bodyB = sb->body;
+	cnMixMaterials( world, sa->material, sb->material, &c->friction, &c->restitution );
+	cnPairMap_Insert( &world->contactMap, key, index );
+}
+
+void cnUpdatePairs( cnWorld* world )
+{
+	int n = cnBroadPhase_UpdatePairs( &world->broadPhase, cnPairFound, world );
+	world->stats.pairCount = n;
+}
+
+void cnDestroyContact( cnWorld* world, int contactIndex )
+{
+	cnContact* c = world->contacts + contactIndex;
+	cnPairMap_Remove( &world->contactMap, c->key );
+	int last = world->contactCount - 1;
+	if ( contactIndex != last )
+	{
+		world->contacts[contactIndex] = world->contacts[last];
+		cnPairMap_Insert( &world->contactMap, world->contacts[contactIndex].key, contactIndex );
+	}
+	world->contactCount -= 1;
+}
+
+void cnCollideContacts( cnWorld* world, double timeStep )
+{
+	const double speculative = world->def.speculativeDistance;
+	int touching = 0;
+	int points = 0;
+
+	int i = 0;
+	while ( i < world->contactCount )
+	{
+		cnContact* c = world->contacts + i;
+		cnBody* ba = world->bodies + c->bodyA;
+		cnBody* bb = world->bodies + c->bodyB;
+		if ( ba->awake == false && bb->awake == false )
+		{
+			// both asleep or static: the manifold is still valid
+			if ( c->flags & cnContact_touching )
+			{
+				touching += 1;
+				points += c->manifold.pointCount;
+			}
+			i += 1;
+			continue;
+		}
+
+		const cnShape* sa = world->shapes + c->shapeA;
+		const cnShape* sb = world->shapes + c->shapeB;
+		if ( cnAABB_Overlaps( sa->fatAABB, sb->fatAABB ) == false )
+		{
+			// the fat boxes separated: this pair is gone until the broad phase finds it again
+			cnDestroyContact( world, i );
+			continue;
+		}
+
+		// speculative margin: how far the surfaces can approach during this step
+		cnVec3 dv = cnSub( bb->v, ba->v );
+		double approach = cnLength( dv ) + cnLength( ba->w ) * ba->maxExtent + cnLength( bb->w ) * bb->maxExtent;
+		double margin = speculative + timeStep * approach;
+		margin = margin < CN_MAX_SPECULATIVE ? margin : CN_MAX_SPECULATIVE;
+
+		cnManifold old = c->manifold;
+		cnTransform xfA = cnShapeWorldTransform( ba, sa );
+		cnTransform xfB = cnShapeWorldTransform( bb, sb );
+		cnManifold* m = &c->manifold;
+		cnCollide( &sa->geom, xfA, &sb->geom, xfB, margin, m );
+
+		// warm starting: carry impulses over for points with the same feature id
+		for ( int k = 0; k < m->pointCount; ++k )
+		{
+			cnManifoldPoint* mp = m->points + k;
+			mp->anchorA = cnSub( mp->point, ba->center );
+			mp->anchorB = cnSub( mp->point, bb->center );
+			mp->normalImpulse = 0.0;
+			mp->tangentImpulse1 = 0.0;
+			mp->tangentImpulse2 = 0.0;
+			mp->maxNormalImpulse = 0.0;
+			mp->relativeVelocity = 0.0;
+			mp->persisted = false;
+			for ( int j = 0; j < old.pointCount; ++j )
+			{
+				if ( old.points[j].id == mp->id )
+				{
+					mp->normalImpulse = old.points[j].normalImpulse;
+					mp->tangentImpulse1 = old.points[j].tangentImpulse1;
+					mp->tangentImpulse2 = old.points[j].tangentImpulse2;
+					mp->persisted = true;
+					break;
+				}
+			}
+		}
+
+		if ( m->pointCount > 0 )
+		{
+			c->flags |= cnContact_touching;
+			touching += 1;
+			points += m->pointCount;
+
+			// a touching awake body wakes a sleeping one
+			if ( ba->awake == false && ba->type == cnBody_dynamic )
+			{
+				cnWakeBody( world, ba );
+			}
+			else if ( bb->awake == false && bb->type == cnBody_dynamic )
+			{
+				cnWakeBody( world, bb );
+			}
+		}
+		else
+		{
+			c->flags &= ~cnContact_touching;
+		}
+		i += 1;
+	}
+
+	world->stats.touchingCount = touching;
+	world->stats.manifoldPointCount = points;
+}

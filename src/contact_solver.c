@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// Contact constraints of the impulse method: sequential impulses on soft contacts with warm
+// starting, Coulomb friction on two tangents clamped to the friction cone, speculative points,
+// relax and restitution (Catto, "Solver2D" and Box2D v3's soft step).
+#include "solver.h"
+
+#include <float.h>
+
+cnSoftness cnMakeSoft( double hertz, double zeta, double h )
+{
+	if ( hertz == 0.0 )
+	{
+		return (cnSoftness){ 0.0, 1.0, 0.0 };
+	}
+	// implicit spring-damper of stiffness omega^2 and damping 2 zeta omega, solved as a constraint:
+	// the bias rate, the mass scale and the impulse scale follow from one implicit Euler step
+	double omega = 2.0 * CN_PI * hertz;
+	double a1 = 2.0 * zeta + h * omega;
+	double a2 = h * omega * a1;
+	double a3 = 1.0 / ( 1.0 + a2 );
+	return (cnSoftness){ omega / a1, a2 * a3, a3 };
+}
+
+void cnPrepareContacts( cnStepContext* context )
+{
+	cnWorld* world = context->world;
+	int dummy = context->bodyCount;
+
+	int n = 0;
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		const cnContact* c = world->contacts + i;
+		if ( ( c->flags & cnContact_touching ) == 0 || c->manifold.pointCount == 0 )
+		{
+			continue;
+		}
+		const cnBody* ba = world->bodies + c->bodyA;
+		const cnBody* bb = world->bodies + c->bodyB;
+		if ( ba->solverIndex < 0 && bb->solverIndex < 0 )
+		{
+			continue;
+		}
+		n += 1;
+	}
+
+	context->constraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnContactConstraint ) );
+	context->constraintCount = n;
+
+	int k = 0;
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		const cnContact* c = world->contacts + i;
+		if ( ( c->flags & cnContact_touching ) == 0 || c->manifold.pointCount == 0 )
+		{
+			continue;
+		}
+		const cnBody* ba = world->bodies + c->bodyA;
+		const cnBody* bb = world->bodies + c->bodyB;
+		if ( ba->solverIndex < 0 && bb->solverIndex < 0 )
+		{
+			continue;
+		}
+
+		cnContactConstraint* cc = context->constraints + k++;
+		cc->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
+		cc->indexB = bb->solverIndex >= 0 ? bb->solverIndex : dummy;
+		cc->contactIndex = i;
+		cc->pointCount = c->manifold.pointCount;
+		cc->friction = c->friction;
+		cc->restitution = c->restitution;
+
+		const cnBodySim* simA = context->sims + cc->indexA;
+		const cnBodySim* simB = context->sims + cc->indexB;
+		double mA = simA->invMass, mB = simB->invMass;
+		cnMat3 iA = simA->invI, iB = simB->invI;
+		cc->invMassA = mA;
+		cc->invMassB = mB;
+		cc->invIA = iA;
+		cc->invIB = iB;
+
+		// a contact with a static body is stiffer: nothing on the other side gives way
+		cc->softness = ( cc->indexA == dummy || cc->indexB == dummy ) ? context->staticSoftness
+																		  : context->contactSoftness;
+
+		cnVec3 normal = c->manifold.normal;
+		cnVec3 t1 = cnPerp( normal );
+		cnVec3 t2 = cnCross( normal, t1 );
+		cc->normal = normal;
+		cc->tangent1 = t1;
+		cc->tangent2 = t2;
+
+		const cnBodyState* sA = context->states + cc->indexA;
+		const cnBodyState* sB = context->states + cc->indexB;
+
+		for ( int j = 0; j < cc->pointCount; ++j )
+		{
+			const cnManifoldPoint* mp = c->manifold.points + j;
+			cnConstraintPoint* cp = cc->points + j;
+			cp->normalImpulse = mp->normalImpulse;
+			cp->tangentImpulse1 = mp->tangentImpulse1;
+			cp->tangentImpulse2 = mp->tangentImpulse2;
+			cp->maxNormalImpulse = 0.0;
+
+			cnVec3 rA = mp->anchorA;
+			cnVec3 rB = mp->anchorB;
+			cp->rA = rA;
+			cp->rB = rB;
+			cp->adjustedSeparation = mp->separation - cnDot( cnSub( rB, rA ), normal );
+
+			// effective masses 1 / (J M^-1 J^T) for the normal and the two tangents
+			cnVec3 rnA = cnCross( rA, normal ), rnB = cnCross( rB, normal );
+			double kNormal = mA + mB + cnDot( rnA, cnMulMV( iA, rnA ) ) + cnDot( rnB, cnMulMV( iB, rnB ) );
+			cp->normalMass = kNormal > 0.0 ? 1.0 / kNormal : 0.0;
+
+			cnVec3 rt1A = cnCross( rA, t1 ), rt1B = cnCross( rB, t1 );
+			double kT1 = mA + mB + cnDot( rt1A, cnMulMV( iA, rt1A ) ) + cnDot( rt1B, cnMulMV( iB, rt1B ) );
+			cp->tangentMass1 = kT1 > 0.0 ? 1.0 / kT1 : 0.0;
+
+			cnVec3 rt2A = cnCross( rA, t2 ), rt2B = cnCross( rB, t2 );
+			double kT2 = mA + mB + cnDot( rt2A, cnMulMV( iA, rt2A ) ) + cnDot( rt2B, cnMulMV( iB, rt2B ) );
+			cp->tangentMass2 = kT2 > 0.0 ? 1.0 / kT2 : 0.0;
+
+			// approach speed before the solve, for restitution
+			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, rA ) );
+			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, rB ) );
+			cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
+		}
+	}
+}
+
+// Applies an impulse P at anchors rA, rB: -P to A and +P to B.
+static inline void cnApplyImpulse( cnBodyState* sA, cnBodyState* sB, const cnContactConstraint* cc, cnVec3 rA, cnVec3 rB,
+								   cnVec3 P )
+{
+	sA->v = cnMulSub( sA->v, cc->invMassA, P );
+	sA->w = cnSub( sA->w, cnMulMV( cc->invIA, cnCross( rA, P ) ) );
+	sB->v = cnMulAdd( sB->v, cc->invMassB, P );
+	sB->w = cnAdd( sB->w, cnMulMV( cc->invIB, cnCross( rB, P ) ) );
+}
+
+void cnWarmStartContacts( cnStepContext* context )
+{
+	cnBodyState* states = context->states;
+	for ( int i = 0; i < context->constraintCount; ++i )
+	{
+		cnContactConstraint* cc = context->constraints + i;
+		cnBodyState* sA = states + cc->indexA;
+		cnBodyState* sB = states + cc->indexB;
+		for ( int j = 0; j < cc->pointCount; ++j )
+		{
+			const cnConstraintPoint* cp = cc->points + j;
+			cnVec3 P = cnMulSV( cp->normalImpulse, cc->normal );
+			P = cnMulAdd( P, cp->tangentImpulse1, cc->tangent1 );
+			P = cnMulAdd( P, cp->tangentImpulse2, cc->tangent2 );
+			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, P );
+		}
+	}
+}
+
+void cnSolveContacts( cnStepContext* context, bool useBias )
+{
+	cnBodyState* states = context->states;
+	double inv_h = context->inv_h;
+	double maxPush = context->maxPushVelocity;
+	double slop = context->world->def.linearSlop;
+
+	for ( int i = 0; i < context->constraintCount; ++i )
+	{
+		cnContactConstraint* cc = context->constraints + i;
+		cnBodyState* sA = states + cc->indexA;
+		cnBodyState* sB = states + cc->indexB;
+		cnVec3 normal = cc->normal;
+		cnSoftness soft = cc->softness;
+
+		double totalNormalImpulse = 0.0;
+
+		// non-penetration
+		for ( int j = 0; j < cc->pointCount; ++j )
+		{
+			cnConstraintPoint* cp = cc->points + j;
+
+			// current separation from the motion of the anchors during the step
+			cnVec3 prA = cnRotate( sA->dq, cp->rA );
+			cnVec3 prB = cnRotate( sB->dq, cp->rB );
+			cnVec3 d = cnAdd( cnSub( sB->dp, sA->dp ), cnSub( prB, prA ) );
+			double s = cnDot( d, normal ) + cp->adjustedSeparation;
+
+			double velocityBias = 0.0;
+			double massScale = 1.0;
+			double impulseScale = 0.0;
+			if ( s > 0.0 )
+			{
+				// speculative: allow the gap to close exactly within this sub-step
+				velocityBias = s * inv_h;
+			}
+			else if ( useBias )
+			{
+				double push = soft.biasRate * ( s + slop );
+				velocityBias = push > -maxPush ? push : -maxPush;
+				velocityBias = velocityBias < 0.0 ? velocityBias : 0.0;
+				massScale = soft.massScale;
+				impulseScale = soft.impulseScale;
+			}
+
+			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
+			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
+			double vn = cnDot( cnSub( vB, vA ), normal );
+
+			double impulse = -cp->normalMass * massScale * ( vn + velocityBias ) - impulseScale * cp->normalImpulse;
+			double newImpulse = cp->normalImpulse + impulse;
+			newImpulse = newImpulse > 0.0 ? newImpulse : 0.0;
+			impulse = newImpulse - cp->normalImpulse;
+			cp->normalImpulse = newImpulse;
+			cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
+			totalNormalImpulse += newImpulse;
+
+			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, cnMulSV( impulse, normal ) );
+		}
+
+		// friction: both tangents at once, the impulse clamped to the disk of radius mu * normal impulse
+		for ( int j = 0; j < cc->pointCount; ++j )
+		{
+			cnConstraintPoint* cp = cc->points + j;
+			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
+			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
+			cnVec3 dv = cnSub( vB, vA );
+
+			double lambda1 = -cp->tangentMass1 * cnDot( dv, cc->tangent1 );
+			double lambda2 = -cp->tangentMass2 * cnDot( dv, cc->tangent2 );
+			double old1 = cp->tangentImpulse1, old2 = cp->tangentImpulse2;
+			double new1 = old1 + lambda1, new2 = old2 + lambda2;
+			double maxFriction = cc->friction * cp->normalImpulse;
+			double len2 = new1 * new1 + new2 * new2;
+			if ( len2 > maxFriction * maxFriction )
+			{
+				double scale = len2 > 0.0 ? maxFriction / sqrt( len2 ) : 0.0;
+				new1 *= scale;
+				new2 *= scale;
+			}
+			cp->tangentImpulse1 = new1;
+			cp->tangentImpulse2 = new2;
+
+			cnVec3 P = cnMulSV( new1 - old1, cc->tangent1 );
+			P = cnMulAdd( P, new2 - old2, cc->tangent2 );
+			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, P );
+		}
+		(void)totalNormalImpulse;
+	}
+}
+
+void cnApplyRestitution( cnStepContext* context )
+{
+	cnBodyState* states = context->states;
+	double threshold = context->restitutionThreshold;
+
+	for ( int i = 0; i < context->constraintCount; ++i )
+	{
+		cnContactConstraint* cc = context->constraints + i;
+		if ( cc->restitution == 0.0 )
+		{
+			continue;
+		}
+		cnBodyState* sA = states + cc->indexA;
+		cnBodyState* sB = states + cc->indexB;
+		for ( int j = 0; j < cc->pointCount; ++j )
+		{
+			cnConstraintPoint* cp = cc->points + j;
+			// only points that were approaching fast and actually pushed
+			if ( cp->relativeVelocity > -threshold || cp->maxNormalImpulse == 0.0 )
+			{
+				continue;
+			}
+			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
+			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
+			double vn = cnDot( cnSub( vB, vA ), cc->normal );
+
+			// drive the normal speed to -e times the approach speed
+			double impulse = -cp->normalMass * ( vn + cc->restitution * cp->relativeVelocity );
+			double newImpulse = cp->normalImpulse + impulse;
+			newImpulse = newImpulse > 0.0 ? newImpulse : 0.0;
+			impulse = newImpulse - cp->normalImpulse;
+			cp->normalImpulse = newImpulse;
+			cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
+			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, cnMulSV( impulse, cc->normal ) );
+		}
+	}
+}
+
+void cnStoreImpulses( cnStepContext* context )
+{
+	cnWorld* world = context->world;
+	for ( int i = 0; i < context->constraintCount; ++i )
+	{
+		const cnContactConstraint* cc = context->constraints + i;
+		cnManifold* m = &world->contacts[cc->contactIndex].manifold;
+		for ( int j = 0; j < cc->pointCount; ++j )
+		{
+			m->points[j].normalImpulse = cc->points[j].normalImpulse;
+			m->points[j].tangentImpulse1 = cc->points[j].tangentImpulse1;
+			m->points[j].tangentImpulse2 = cc->points[j].tangentImpulse2;
+			m->points[j].maxNormalImpulse = cc->points[j].maxNormalImpulse;
+			m->points[j].relativeVelocity = cc->points[j].relativeVelocity;
+		}
+	}
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// Islands and sleep. Each step, awake dynamic bodies are joined into islands through touching
+// contacts (union-find; static bodies do not join islands). An island whose bodies have all
+// rested for timeToSleep falls asleep as a whole: its bodies stop costing time until something
+// touches one of them, and then the whole island wakes together.
+#include "world.h"
+
+#include <stdlib.h>
+
+static int cnFindRoot( int* parent, int i )
+{
+	while ( parent[i] != i )
+	{
+		parent[i] = parent[parent[i]];
+		i = parent[i];
+	}
+	return i;
+}
+
+static void cnUnion( int* parent, int a, int b )
+{
+	int ra = cnFindRoot( parent, a ), rb = cnFindRoot( parent, b );
+	if ( ra != rb )
+	{
+		// the smaller index becomes the root: deterministic whatever the contact order
+		if ( ra < rb )
+		{
+			parent[rb] = ra;
+		}
+		else
+		{
+			parent[ra] = rb;
+		}
+	}
+}
+
+void cnWakeIsland( cnWorld* world, int islandIndex )
+{
+	if ( islandIndex < 0 || islandIndex >= world->sleepIslandCount )
+	{
+		return;
+	}
+	cnSleepIsland* island = world->sleepIslands + islandIndex;
+	if ( island->used == false )
+	{
+		return;
+	}
+	for ( int i = 0; i < island->count; ++i )
+	{
+		cnBody* b = world->bodies + island->bodies[i];
+		b->sleepIsland = -1;
+		b->awake = true;
+		b->sleepTime = 0.0;
+	}
+	island->used = false;
+	island->count = 0;
+}
+
+static int cnAllocSleepIsland( cnWorld* world )
+{
+	for ( int i = 0; i < world->sleepIslandCount; ++i )
+	{
+		if ( world->sleepIslands[i].used == false )
+		{
+			return i;
+		}
+	}
+	cnSleepIsland* islands = realloc( world->sleepIslands, (size_t)( world->sleepIslandCount + 1 ) * sizeof( cnSleepIsland ) );
+	if ( islands == NULL )
+	{
+		return -1;
+	}
+	world->sleepIslands = islands;
+	islands[world->sleepIslandCount] = (cnSleepIsland){ NULL, 0, false };
+	return world->sleepIslandCount++;
+}
+
+void cnUpdateSleep( cnWorld* world, double timeStep )
+{
+	(void)timeStep;
+	int n = world->bodyCount;
+	int* parent = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	for ( int i = 0; i < n; ++i )
+	{
+		parent[i] = i;
+	}
+
+	// link awake dynamic bodies through touching contacts; a moving kinematic body keeps what it
+	// touches awake
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		const cnContact* c = world->contacts + i;
+		if ( ( c->flags & cnContact_touching ) == 0 )
+		{
+			continue;
+		}
+		cnBody* a = world->bodies + c->bodyA;
+		cnBody* b = world->bodies + c->bodyB;
+		if ( a->type == cnBody_dynamic && b->type == cnBody_dynamic )
+		{
+			if ( a->awake && b->awake )
+			{
+				cnUnion( parent, c->bodyA, c->bodyB );
+			}
+		}
+		else if ( a->type == cnBody_kinematic && cnLengthSquared( a->v ) + cnLengthSquared( a->w ) > 0.0 )
+		{
+			b->sleepTime = 0.0;
+		}
+		else if ( b->type == cnBody_kinematic && cnLengthSquared( b->v ) + cnLengthSquared( b->w ) > 0.0 )
+		{
+			a->sleepTime = 0.0;
+		}
+	}
+
+	// the smallest sleep time of each island, kept at its root
+	double* minSleep = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( double ) );
+	int* islandSize = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	for ( int i = 0; i < n; ++i )
+	{
+		minSleep[i] = INFINITY;
+		islandSize[i] = 0;
+	}
+	int islandCount = 0;
+	for ( int i = 0; i < n; ++i )
+	{
+		const cnBody* b = world->bodies + i;
+		if ( b->alive == false || b->type != cnBody_dynamic || b->awake == false )
+		{
+			continue;
+		}
+		int root = cnFindRoot( parent, i );
+		if ( islandSize[root] == 0 )
+		{
+			islandCount += 1;
+		}
+		islandSize[root] += 1;
+		double t = b->enableSleep ? b->sleepTime : 0.0;
+		minSleep[root] = t < minSleep[root] ? t : minSleep[root];
+	}
+	world->stats.islandCount = islandCount;
+
+	// put islands at rest to sleep
+	if ( world->def.enableSleep )
+	{
+		double timeToSleep = world->def.timeToSleep;
+		int* islandOf = islandSize; // reuse: root -> sleeping island index
+		for ( int i = 0; i < n; ++i )
+		{
+			cnBody* b = world->bodies + i;
+			if ( b->alive == false || b->type != cnBody_dynamic || b->awake == false )
+			{
+				continue;
+			}
+			int root = cnFindRoot( parent, i );
+			if ( minSleep[root] < timeToSleep )
+			{
+				continue;
+			}
+			if ( root == i )
+			{
+				// the root is the first body of its island in index order: allocate here
+				int index = cnAllocSleepIsland( world );
+				if ( index < 0 )
+				{
+					minSleep[root] = 0.0;
+					continue;
+				}
+				int size = islandSize[root];
+				cnSleepIsland* island = world->sleepIslands + index;
+				int* bodies = realloc( island->bodies, (size_t)size * sizeof( int ) );
+				if ( bodies == NULL )
+				{
+					minSleep[root] = 0.0;
+					continue;
+				}
+				island->bodies = bodies;
+				island->count = 0;
+				island->used = true;
+				islandOf[root] = index;
+			}
+			cnSleepIsland* island = world->sleepIslands + islandOf[root];
+			island->bodies[island->count++] = i;
+			b->sleepIsland = islandOf[root];
+			b->awake = false;
+			b->v = cnVec3_zero;
+			b->w = cnVec3_zero;
+		}
+	}
+
+	int sleeping = 0;
+	for ( int i = 0; i < world->sleepIslandCount; ++i )
+	{
+		sleeping += world->sleepIslands[i].used ? 1 : 0;
+	}
+	world->stats.sleepingIslandCount = sleeping;
+}

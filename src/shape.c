@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+// Shapes: creation with validation, bounding boxes and their broad-phase proxies.
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Fat boxes are larger than the shape by this margin so a slowly moving shape does not touch the
+// broad phase every step (metres).
+#define CN_AABB_MARGIN 0.1
+
+static cnShape* cnGetShape( const cnWorld* world, cnShapeId id )
+{
+	cnWorld* w = (cnWorld*)world;
+	if ( world == NULL )
+	{
+		return NULL;
+	}
+	if ( id.index < 0 || id.index >= world->shapeCount )
+	{
+		cnSetError( w, "invalid shape id (index %d)", id.index );
+		return NULL;
+	}
+	cnShape* s = world->shapes + id.index;
+	if ( s->alive == false || s->generation != id.generation )
+	{
+		cnSetError( w, "stale shape id (index %d)", id.index );
+		return NULL;
+	}
+	return s;
+}
+
+static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShapeDef* def )
+{
+	if ( (int)def->type < 0 || def->type >= cnShape_count )
+	{
+		return cnSetError( world, "invalid shape type %d", (int)def->type );
+	}
+	if ( !cnIsValidVec3( def->position ) )
+	{
+		return cnSetError( world, "shape position must be finite" );
+	}
+	double qn = cnQuatLength( def->orientation );
+	if ( !isfinite( qn ) || fabs( qn - 1.0 ) > 1e-6 )
+	{
+		return cnSetError( world, "shape orientation must be a unit quaternion (norm %g)", qn );
+	}
+	if ( def->material < 0 || def->material >= world->materialCount )
+	{
+		return cnSetError( world, "invalid material id %d", def->material );
+	}
+	switch ( def->type )
+	{
+		case cnShape_sphere:
+			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
+			{
+				return cnSetError( world, "sphere radius must be finite and > 0 (got %g)", def->radius );
+			}
+			break;
+		case cnShape_box:
+			if ( !cnIsValidVec3( def->halfExtents ) || def->halfExtents.x <= 0.0 || def->halfExtents.y <= 0.0 ||
+				 def->halfExtents.z <= 0.0 )
+			{
+				return cnSetError( world, "box half extents must be finite and > 0 (got %g, %g, %g)", def->halfExtents.x,
+								   def->halfExtents.y, def->halfExtents.z );
+			}
+			break;
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
+			{
+				return cnSetError( world, "%s radius must be finite and > 0 (got %g)", cnShapeTypeName( def->type ),
+								   def->radius );
+			}
+			if ( !isfinite( def->halfHeight ) || def->halfHeight <= 0.0 )
+			{
+				return cnSetError( world, "%s half height must be finite and > 0 (got %g)",
+								   cnShapeTypeName( def->type ), def->halfHeight );
+			}
+			break;
+		case cnShape_plane:
+			if ( body->type != cnBody_static )
+			{
+				return cnSetError( world, "a plane can only belong to a static body" );
+			}
+			if ( !cnIsValidVec3( def->normal ) || cnLength( def->normal ) < 1e-12 || !isfinite( def->offset ) )
+			{
+				return cnSetError( world, "plane normal must be finite and non-zero, offset finite" );
+			}
+			break;
+		default:
+			break;
+	}
+	return true;
+}
+
+cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def )
+{
+	cnBody* body = cnGetBody( world, bodyId );
+	if ( body == NULL )
+	{
+		return cnShapeId_null;
+	}
+	if ( def == NULL )
+	{
+		cnSetError( world, "shape def is NULL" );
+		return cnShapeId_null;
+	}
+	if ( !cnValidateShapeDef( world, body, def ) )
+	{
+		return cnShapeId_null;
+	}
+
+	int index;
+	if ( world->freeShape >= 0 )
+	{
+		index = world->freeShape;
+		world->freeShape = world->shapes[index].nextShape;
+	}
+	else
+	{
+		if ( world->shapeCount == world->shapeCapacity )
+		{
+			int capacity = world->shapeCapacity > 0 ? 2 * world->shapeCapacity : 64;
+			cnShape* shapes = realloc( world->shapes, (size_t)capacity * sizeof( cnShape ) );
+			if ( shapes == NULL )
+			{
+				cnSetError( world, "out of memory" );
+				return cnShapeId_null;
+			}
+			world->shapes = shapes;
+			world->shapeCapacity = capacity;
+		}
+		index = world->shapeCount++;
+		world->shapes[index].generation = 0;
+	}
+
+	cnShape* s = world->shapes + index;
+	uint32_t generation = s->generation + 1;
+	memset( s, 0, sizeof( cnShape ) );
+	s->generation = generation;
+	s->alive = true;
+	s->geom.type = def->type;
+	s->geom.radius = def->radius;
+	s->geom.halfExtents = def->halfExtents;
+	s->geom.halfHeight = def->halfHeight;
+	if ( def->type == cnShape_plane )
+	{
+		double len = cnLength( def->normal );
+		s->geom.normal = cnMulSV( 1.0 / len, def->normal );
+		s->geom.offset = def->offset / len;
+	}
+	s->local.p = def->position;
+	s->local.q = cnNormalizeQuat( def->orientation );
+	s->body = bodyId.index;
+	s->material = def->material;
+	s->categoryBits = def->categoryBits;
+	s->maskBits = def->maskBits;
+	s->groupIndex = def->groupIndex;
+
+	s->nextShape = body->firstShape;
+	body->firstShape = index;
+	body->shapeCount += 1;
+	world->liveShapeCount += 1;
+
+	cnTransform xf = cnShapeWorldTransform( body, s );
+	s->aabb = cnComputeShapeAABB( &s->geom, xf );
+	double margin = body->type == cnBody_static ? 0.0 : CN_AABB_MARGIN;
+	s->fatAABB = s->aabb;
+	s->fatAABB.lower = cnSub( s->fatAABB.lower, cnV3( margin, margin, margin ) );
+	s->fatAABB.upper = cnAdd( s->fatAABB.upper, cnV3( margin, margin, margin ) );
+	s->proxyKey = cnBroadPhase_CreateProxy( &world->broadPhase, s->fatAABB, index, body->type == cnBody_static );
+
+	cnUpdateBodyMass( world, body );
+	if ( body->type != cnBody_static )
+	{
+		cnWakeBody( world, body );
+	}
+	cnShapeId id = { index, generation };
+	return id;
+}
+
+void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep )
+{
+	for ( int i = body->firstShape; i >= 0; i = world->shapes[i].nextShape )
+	{
+		cnShape* s = world->shapes + i;
+		cnTransform xf = cnShapeWorldTransform( body, s );
+		cnAABB box = cnComputeShapeAABB( &s->geom, xf );
+		s->aabb = box;
+
+		// the box swept over the expected motion of the next step, so the broad phase finds pairs
+		// before they touch (speculative contact needs the pair to exist)
+		cnAABB swept = box;
+		swept.lower = cnAdd( swept.lower, cnMin( sweep, cnVec3_zero ) );
+		swept.upper = cnAdd( swept.upper, cnMax( sweep, cnVec3_zero ) );
+
+		if ( cnAABB_Contains( s->fatAABB, swept ) == false )
+		{
+			double margin = body->type == cnBody_static ? 0.0 : CN_AABB_MARGIN;
+			s->fatAABB.lower = cnSub( swept.lower, cnV3( margin, margin, margin ) );
+			s->fatAABB.upper = cnAdd( swept.upper, cnV3( margin, margin, margin ) );
+			cnBroadPhase_MoveProxy( &world->broadPhase, s->proxyKey, s->fatAABB );
+		}
+	}
+}
+
+bool cnShape_IsValid( const cnWorld* world, cnShapeId id )
+{
+	return world != NULL && id.index >= 0 && id.index < world->shapeCount && world->shapes[id.index].alive &&
+		   world->shapes[id.index].generation == id.generation;
+}
+
+cnShapeDef cnShape_GetDef( const cnWorld* world, cnShapeId id )
+{
+	cnShapeDef def = cnDefaultShapeDef();
+	cnShape* s = cnGetShape( world, id );
+	if ( s == NULL )
+	{
+		return def;
+	}
+	def.type = s->geom.type;
+	def.radius = s->geom.radius;
+	def.halfExtents = s->geom.halfExtents;
+	def.halfHeight = s->geom.halfHeight;
+	def.normal = s->geom.normal;
+	def.offset = s->geom.offset;
+	def.position = s->local.p;
+	def.orientation = s->local.q;
+	def.material = s->material;
+	def.categoryBits = s->categoryBits;
+	def.maskBits = s->maskBits;
+	def.groupIndex = s->groupIndex;
+	return def;
+}
+
+cnBodyId cnShape_GetBody( const cnWorld* world, cnShapeId id )
+{
+	cnShape* s = cnGetShape( world, id );
+	if ( s == NULL )
+	{
+		return cnBodyId_null;
+	}
+	cnBodyId b = { s->body, world->bodies[s->body].generation };
+	return b;
+}
+
+cnAABB cnShape_GetAABB( const cnWorld* world, cnShapeId id )
+{
+	cnShape* s = cnGetShape( world, id );
+	if ( s == NULL )
+	{
+		cnAABB empty = { cnVec3_zero, cnVec3_zero };
+		return empty;
+	}
+	return s->aabb;
+}
+
+cnTransform cnShape_GetTransform( const cnWorld* world, cnShapeId id )
+{
+	cnShape* s = cnGetShape( world, id );
+	if ( s == NULL )
+	{
+		return cnTransform_identity;
+	}
+	return cnShapeWorldTransform( world->bodies + s->body, s );
+}

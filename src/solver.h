@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// Solver data shared by the solve stage (solver.c) and the contact constraints (contact_solver.c).
+#pragma once
+
+#include "world.h"
+
+/// Hot state of a simulated body during a step, in one contiguous array.
+typedef struct cnBodyState
+{
+	// centre of mass velocity and world angular velocity
+	cnVec3 v, w;
+	// displacement of the centre of mass and rotation since the start of the step
+	cnVec3 dp;
+	cnQuat dq;
+} cnBodyState;
+
+/// Per-step constant data of a simulated body.
+typedef struct cnBodySim
+{
+	double invMass;
+	// world inverse inertia at the start of the step
+	cnMat3 invI;
+	int body;
+} cnBodySim;
+
+/// Soft constraint coefficients (Box2D v3 "soft step").
+typedef struct cnSoftness
+{
+	double biasRate;
+	double massScale;
+	double impulseScale;
+} cnSoftness;
+
+typedef struct cnConstraintPoint
+{
+	cnVec3 rA, rB;
+	// separation at the start of the step minus the anchors' normal offset, so the current
+	// separation is dot(dpB - dpA + dqB rB - dqA rA, n) + adjustedSeparation
+	double adjustedSeparation;
+	double normalImpulse, tangentImpulse1, tangentImpulse2;
+	double maxNormalImpulse;
+	double normalMass, tangentMass1, tangentMass2;
+	double relativeVelocity;
+} cnConstraintPoint;
+
+typedef struct cnContactConstraint
+{
+	int indexA, indexB;
+	int contactIndex;
+	int pointCount;
+	cnVec3 normal, tangent1, tangent2;
+	double friction, restitution;
+	double invMassA, invMassB;
+	cnMat3 invIA, invIB;
+	cnSoftness softness;
+	cnConstraintPoint points[CN_MAX_MANIFOLD_POINTS];
+} cnContactConstraint;
+
+/// Everything the sub-steps of one step work on.
+typedef struct cnStepContext
+{
+	cnWorld* world;
+	double h;
+	double inv_h;
+	int bodyCount;
+	// bodyCount + 1 entries: the last is a dummy for static and sleeping bodies (never written)
+	cnBodyState* states;
+	cnBodySim* sims;
+	cnContactConstraint* constraints;
+	int constraintCount;
+	cnSoftness contactSoftness;
+	cnSoftness staticSoftness;
+	double maxPushVelocity;
+	double restitutionThreshold;
+} cnStepContext;
+
+/// Soft constraint coefficients for a stiffness in Hz, a damping ratio and a time step.
+cnSoftness cnMakeSoft( double hertz, double zeta, double h );
+
+/// Builds the contact constraints of every touching contact with an awake body.
+void cnPrepareContacts( cnStepContext* context );
+/// Applies last step's impulses.
+void cnWarmStartContacts( cnStepContext* context );
+/// One pass over the contacts; useBias pushes overlap out softly, false relaxes.
+void cnSolveContacts( cnStepContext* context, bool useBias );
+/// Applies restitution to points that approached faster than the threshold.
+void cnApplyRestitution( cnStepContext* context );
+/// Writes the accumulated impulses back into the manifolds for the next step.
+void cnStoreImpulses( cnStepContext* context );

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what Cairn needs to build and test on Debian 12 (run as root, or with sudo available).
+set -euo pipefail
+packages=(cmake make gcc clang pkg-config libcjson-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
