@@ -248,7 +248,13 @@ void cnUpdateBodyMass( cnWorld* world, cnBody* b )
 		return;
 	}
 
-	if ( b->massOverride > 0.0 )
+	if ( b->hasMassData )
+	{
+		mass = b->massOverride;
+		center = b->userCenter;
+		inertia = b->userInertia;
+	}
+	else if ( b->massOverride > 0.0 )
 	{
 		if ( mass > 0.0 )
 		{
@@ -597,6 +603,41 @@ bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass )
 		return cnSetError( world, "only dynamic bodies have a mass" );
 	}
 	b->massOverride = mass;
+	b->hasMassData = false;
+	cnUpdateBodyMass( world, b );
+	return true;
+}
+
+bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localCenter, cnMat3 inertia )
+{
+	cnBody* b = cnGetBody( world, id );
+	if ( b == NULL )
+	{
+		return false;
+	}
+	if ( b->type != cnBody_dynamic )
+	{
+		return cnSetError( world, "only dynamic bodies have a mass" );
+	}
+	if ( !isfinite( mass ) || mass <= 0.0 || !cnIsValidVec3( localCenter ) )
+	{
+		return cnSetError( world, "mass must be finite and > 0 and the centre finite" );
+	}
+	// symmetric positive definite: symmetric, and all leading minors positive (Sylvester)
+	double m1 = inertia.cx.x;
+	double m2 = inertia.cx.x * inertia.cy.y - inertia.cy.x * inertia.cx.y;
+	double m3 = cnDeterminant( inertia );
+	bool symmetric = fabs( inertia.cy.x - inertia.cx.y ) <= 1e-12 * ( 1.0 + fabs( m1 ) ) &&
+					 fabs( inertia.cz.x - inertia.cx.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) ) &&
+					 fabs( inertia.cz.y - inertia.cy.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) );
+	if ( !symmetric || !( m1 > 0.0 ) || !( m2 > 0.0 ) || !( m3 > 0.0 ) || !isfinite( m3 ) )
+	{
+		return cnSetError( world, "inertia must be symmetric positive definite" );
+	}
+	b->hasMassData = true;
+	b->massOverride = mass;
+	b->userCenter = localCenter;
+	b->userInertia = inertia;
 	cnUpdateBodyMass( world, b );
 	return true;
 }

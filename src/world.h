@@ -40,6 +40,10 @@ typedef struct cnBody
 	cnMat3 inertia, invInertia;
 	// user mass override (0 = from density)
 	double massOverride;
+	// full user mass data (mass, centre, inertia) replaces what the shapes give
+	bool hasMassData;
+	cnVec3 userCenter;
+	cnMat3 userInertia;
 
 	double gravityScale;
 	double linearDamping;

@@ -190,6 +190,10 @@ cnVec3 cnBody_GetPrincipalInertia( const cnWorld* world, cnBodyId id, cnQuat* ax
 /// Overrides the mass: the density-derived mass and inertia are scaled to this mass (kg > 0).
 bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass );
 
+/// Sets mass, centre of mass (body coordinates) and inertia about it (body coordinates,
+/// symmetric positive definite) directly, replacing what the shapes give.
+bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localCenter, cnMat3 inertia );
+
 /// Kinetic energy of the body (J).
 double cnBody_GetKineticEnergy( const cnWorld* world, cnBodyId id );
 

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+// Option parsing, error printing, the clock, directories and scene loading for the cairn tool.
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+void cliError( const char* format, ... )
+{
+	va_list args;
+	va_start( args, format );
+	fputs( "cairn: error: ", stderr );
+	vfprintf( stderr, format, args );
+	fputc( '\n', stderr );
+	va_end( args );
+}
+
+static const cliOption* cliFindOption( const cliOption* options, int count, const char* name, size_t length )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( strlen( options[i].name ) == length && strncmp( options[i].name, name, length ) == 0 )
+		{
+			return options + i;
+		}
+	}
+	return NULL;
+}
+
+int cliParse( int argc, char** argv, const cliOption* options, int optionCount, const char** positional,
+			  int maxPositional, int* positionalCount, const char* help )
+{
+	*positionalCount = 0;
+	bool onlyPositional = false;
+	for ( int i = 1; i < argc; ++i )
+	{
+		const char* arg = argv[i];
+		if ( onlyPositional == false && ( strcmp( arg, "--help" ) == 0 || strcmp( arg, "-h" ) == 0 ) )
+		{
+			fputs( help, stdout );
+			return CLI_OK;
+		}
+		if ( onlyPositional == false && strcmp( arg, "--" ) == 0 )
+		{
+			onlyPositional = true;
+			continue;
+		}
+		// a lone "-" is a positional argument, as is anything after "--"
+		if ( onlyPositional || arg[0] != '-' || arg[1] == 0 )
+		{
+			if ( *positionalCount >= maxPositional )
+			{
+				cliError( "cairn %s: unexpected argument '%s' (see 'cairn %s --help')", argv[0], arg, argv[0] );
+				return CLI_BAD_INPUT;
+			}
+			positional[( *positionalCount )++] = arg;
+			continue;
+		}
+
+		const char* equals = strchr( arg, '=' );
+		size_t length = equals != NULL ? (size_t)( equals - arg ) : strlen( arg );
+		const cliOption* option = cliFindOption( options, optionCount, arg, length );
+		if ( option == NULL )
+		{
+			cliError( "cairn %s: unknown option '%.*s' (see 'cairn %s --help')", argv[0], (int)length, arg, argv[0] );
+			return CLI_BAD_INPUT;
+		}
+		if ( option->flag != NULL )
+		{
+			if ( equals != NULL )
+			{
+				cliError( "cairn %s: option %s takes no value", argv[0], option->name );
+				return CLI_BAD_INPUT;
+			}
+			*option->flag = true;
+			continue;
+		}
+		if ( equals != NULL )
+		{
+			*option->value = equals + 1;
+		}
+		else if ( i + 1 < argc )
+		{
+			*option->value = argv[++i];
+		}
+		else
+		{
+			cliError( "cairn %s: option %s needs a value", argv[0], option->name );
+			return CLI_BAD_INPUT;
+		}
+	}
+	return -1;
+}
+
+bool cliParseDouble( const char* option, const char* text, double min, bool minInclusive, double* out )
+{
+	char* end = NULL;
+	errno = 0;
+	double v = strtod( text, &end );
+	bool ok = end != text && *end == 0 && errno == 0 && isfinite( v ) && ( minInclusive ? v >= min : v > min );
+	if ( ok == false )
+	{
+		cliError( "%s: '%s' is not a number %s %g", option, text, minInclusive ? ">=" : ">", min );
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cliParseInt( const char* option, const char* text, long long min, long long max, long long* out )
+{
+	char* end = NULL;
+	errno = 0;
+	long long v = strtoll( text, &end, 10 );
+	if ( end == text || *end != 0 || errno != 0 || v < min || v > max )
+	{
+		cliError( "%s: '%s' is not a whole number in [%lld, %lld]", option, text, min, max );
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+double cliNow( void )
+{
+	struct timespec ts;
+	clock_gettime( CLOCK_MONOTONIC, &ts );
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+bool cliMakeDirectories( const char* path )
+{
+	size_t length = strlen( path );
+	char* copy = malloc( length + 1 );
+	if ( copy == NULL )
+	{
+		cliError( "out of memory" );
+		return false;
+	}
+	memcpy( copy, path, length + 1 );
+	// create every prefix that ends before a '/', then the whole path
+	for ( size_t i = 1; i <= length; ++i )
+	{
+		if ( copy[i] != '/' && copy[i] != 0 )
+		{
+			continue;
+		}
+		char saved = copy[i];
+		copy[i] = 0;
+		if ( mkdir( copy, 0777 ) != 0 && errno != EEXIST )
+		{
+			cliError( "%s: cannot create directory: %s", copy, strerror( errno ) );
+			free( copy );
+			return false;
+		}
+		copy[i] = saved;
+	}
+	free( copy );
+	struct stat info;
+	if ( stat( path, &info ) != 0 || S_ISDIR( info.st_mode ) == 0 )
+	{
+		cliError( "%s: not a directory", path );
+		return false;
+	}
+	return true;
+}
+
+// Reads a whole text file; NULL when it cannot be read.
+static char* cliReadText( const char* path )
+{
+	FILE* file = fopen( path, "rb" );
+	if ( file == NULL )
+	{
+		return NULL;
+	}
+	size_t capacity = 4096, size = 0;
+	char* text = malloc( capacity );
+	while ( text != NULL )
+	{
+		if ( size + 1 >= capacity )
+		{
+			char* bigger = realloc( text, capacity * 2 );
+			if ( bigger == NULL )
+			{
+				free( text );
+				text = NULL;
+				break;
+			}
+			text = bigger;
+			capacity *= 2;
+		}
+		size_t n = fread( text + size, 1, capacity - size - 1, file );
+		size += n;
+		if ( n == 0 )
+		{
+			text[size] = 0;
+			break;
+		}
+	}
+	fclose( file );
+	return text;
+}
+
+cnScene* cliLoadScene( const char* path, const char* method )
+{
+	char error[1024];
+	cnMethod wanted = cnMethod_impulse;
+	if ( method != NULL && method[0] != 0 && cnMethodFromName( method, &wanted ) == false )
+	{
+		cliError( "--method: unknown contact method '%s' (known: %s)", method, cnMethodName( cnMethod_impulse ) );
+		return NULL;
+	}
+
+	// load as written first, so every error message is the loader's own
+	cnScene* scene = cnLoadScene( path, error, (int)sizeof( error ) );
+	if ( scene == NULL )
+	{
+		cliError( "%s", error );
+		return NULL;
+	}
+	if ( method == NULL || method[0] == 0 || scene->method == wanted )
+	{
+		return scene;
+	}
+
+	// the world's method is fixed at creation, so load again with the "method" key replaced
+	cnDestroyScene( scene );
+	char* text = cliReadText( path );
+	cJSON* root = text != NULL ? cJSON_Parse( text ) : NULL;
+	free( text );
+	if ( root == NULL || cJSON_IsObject( root ) == false )
+	{
+		cJSON_Delete( root );
+		cliError( "%s: cannot read the scene again to change its method", path );
+		return NULL;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive( root, "method" );
+	cJSON_AddStringToObject( root, "method", cnMethodName( wanted ) );
+	char* json = cJSON_PrintUnformatted( root );
+	cJSON_Delete( root );
+	if ( json == NULL )
+	{
+		cliError( "out of memory" );
+		return NULL;
+	}
+	scene = cnLoadSceneFromString( json, path, error, (int)sizeof( error ) );
+	cJSON_free( json );
+	if ( scene == NULL )
+	{
+		cliError( "%s", error );
+		return NULL;
+	}
+	return scene;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// Shared pieces of the cairn command-line tool: the commands, option parsing, the simulation
+// loop used by `run` and `demo`, and small file and clock helpers.
+#pragma once
+
+#include "cairn/cairn.h"
+#include "cairn/scene.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+// exit statuses (docs/cli.md)
+enum
+{
+	CLI_OK = 0,
+	CLI_FAILURE = 1,
+	CLI_BAD_INPUT = 2,
+	CLI_INTERRUPTED = 130,
+};
+
+/// One command: its name, a one-line summary, its full help text and its entry point.
+typedef struct cliCommand
+{
+	const char* name;
+	const char* summary;
+	const char* help;
+	int ( *main )( int argc, char** argv );
+} cliCommand;
+
+/// Entry points; argv[0] is the command name.
+int cliRunMain( int argc, char** argv );
+int cliInfoMain( int argc, char** argv );
+int cliDemoMain( int argc, char** argv );
+int cliBenchMain( int argc, char** argv );
+
+/// Help texts of the commands.
+extern const char cliRunHelp[];
+extern const char cliInfoHelp[];
+extern const char cliDemoHelp[];
+extern const char cliBenchHelp[];
+
+/// The built-in demo scene (scenes/bouncing_balls.json embedded at build time; "" if it was missing).
+extern const unsigned char cnDemoSceneJson[];
+
+// ---------------------------------------------------------------------------------------------
+// option parsing
+
+/// An option a command accepts: "--name VALUE" (or "--name=VALUE") when value is set, a flag
+/// "--name" when flag is set.
+typedef struct cliOption
+{
+	const char* name;
+	const char** value;
+	bool* flag;
+} cliOption;
+
+/// Parses argv[1..] into options and positional arguments (at most maxPositional, stored in
+/// positional). Returns -1 when parsing succeeded, otherwise the exit status to return: 0 after
+/// printing the help for --help, 2 after printing an error.
+int cliParse( int argc, char** argv, const cliOption* options, int optionCount, const char** positional,
+			  int maxPositional, int* positionalCount, const char* help );
+
+/// Prints "cairn: error: ..." on stderr.
+void cliError( const char* format, ... );
+
+/// Parses a finite double; min is inclusive or exclusive. Prints an error and returns false when
+/// text is not such a number.
+bool cliParseDouble( const char* option, const char* text, double min, bool minInclusive, double* out );
+
+/// Parses an integer in [min, max]; prints an error and returns false otherwise.
+bool cliParseInt( const char* option, const char* text, long long min, long long max, long long* out );
+
+/// Seconds on a monotonic clock.
+double cliNow( void );
+
+/// Creates a directory and its parents (like mkdir -p). Prints an error and returns false on failure.
+bool cliMakeDirectories( const char* path );
+
+/// Loads a scene, applying a method override ("" or NULL: keep the scene's) by rewriting the
+/// "method" key. Prints the loader's message and returns NULL on failure.
+cnScene* cliLoadScene( const char* path, const char* method );
+
+// ---------------------------------------------------------------------------------------------
+// the simulation loop shared by `run` and `demo`
+
+/// What to simulate and what to write.
+typedef struct cliRunConfig
+{
+	double duration;
+	double fps;
+	/// output files, NULL for none
+	const char* csvPath;
+	const char* recordPath;
+	bool stats;
+	bool hash;
+	/// no summary and no progress bar
+	bool quiet;
+} cliRunConfig;
+
+/// What a run did.
+typedef struct cliRunResult
+{
+	int frameCount;
+	int stepsPerFrame;
+	int64_t stepCount;
+	double stepSize;
+	double wallSeconds;
+} cliRunResult;
+
+/// Steps the scene's world to cfg->duration writing frames at cfg->fps; returns an exit status.
+/// Output files appear under their names only when everything succeeded.
+int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cliRunResult* result );

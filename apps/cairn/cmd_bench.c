@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// `cairn bench`: times the step of a few scenes and prints a table. Timings depend on the
+// machine and its load, so nothing here is ever asserted by the tests.
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef CAIRN_SOURCE_DIR
+#define CAIRN_SOURCE_DIR "."
+#endif
+
+const char cliBenchHelp[] =
+	"usage: cairn bench [SCENE...] [--steps N] [--repeat R]\n"
+	"\n"
+	"Times cnWorld_Step on each scene: loads it, runs N steps with the scene's timestep,\n"
+	"R times (each from a freshly loaded scene), and prints per scene: bodies, steps, the\n"
+	"median and the minimum wall milliseconds per step over the repeats, the average\n"
+	"contacts, manifold points and awake bodies per step, and the average milliseconds per\n"
+	"step of each stage (broad phase, narrow phase, solve, integrate, islands).\n"
+	"\n"
+	"SCENE is a file, or a name looked up as DIR/NAME.json in the scenes directory\n"
+	"DIR = $CAIRN_SCENES if set, else the source tree's scenes/. Default scenes:\n"
+	"pyramid fall3000 tower10 can_toss bouncing_balls.\n"
+	"\n"
+	"options:\n"
+	"  --steps N    steps per repeat (default: the scene's duration in steps, at most 500)\n"
+	"  --repeat R   repeats per scene (default 3)\n"
+	"  -h, --help   show this help\n"
+	"\n"
+	"exit status: 0 ok, 1 a step failed, 2 bad option or scene.\n"
+	"\n"
+	"example:\n"
+	"  cairn bench pyramid --steps 200 --repeat 5\n";
+
+static bool cliIsFile( const char* path )
+{
+	struct stat info;
+	return stat( path, &info ) == 0 && S_ISREG( info.st_mode );
+}
+
+// Resolves a scene argument: the file itself, else DIR/NAME, else DIR/NAME.json.
+// Returns a malloc'd path (the argument itself when nothing matched, for the loader's message).
+static char* cliResolveScene( const char* arg, const char* directory )
+{
+	size_t a = strlen( arg ), d = strlen( directory );
+	char* path = malloc( a + d + 8 );
+	if ( path == NULL )
+	{
+		return NULL;
+	}
+	memcpy( path, arg, a + 1 );
+	if ( cliIsFile( arg ) || strchr( arg, '/' ) != NULL )
+	{
+		return path;
+	}
+	snprintf( path, a + d + 8, "%s/%s", directory, arg );
+	if ( cliIsFile( path ) )
+	{
+		return path;
+	}
+	snprintf( path, a + d + 8, "%s/%s.json", directory, arg );
+	if ( cliIsFile( path ) )
+	{
+		return path;
+	}
+	memcpy( path, arg, a + 1 );
+	return path;
+}
+
+static int cliCompareDoubles( const void* a, const void* b )
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return x < y ? -1 : ( x > y ? 1 : 0 );
+}
+
+// Averages over every step of every repeat.
+typedef struct cliBenchSums
+{
+	double contacts, points, awake;
+	double stage[5];
+	int64_t steps;
+} cliBenchSums;
+
+static int cliBenchScene( const char* path, long long steps, int repeats, int nameWidth )
+{
+	double* msPerStep = malloc( sizeof( double ) * (size_t)repeats );
+	if ( msPerStep == NULL )
+	{
+		cliError( "out of memory" );
+		return CLI_FAILURE;
+	}
+	cliBenchSums sums = { 0 };
+	int bodyCount = 0;
+	long long stepCount = steps;
+	char name[256] = "";
+	for ( int r = 0; r < repeats; ++r )
+	{
+		cnScene* scene = cliLoadScene( path, NULL );
+		if ( scene == NULL )
+		{
+			free( msPerStep );
+			return CLI_BAD_INPUT;
+		}
+		snprintf( name, sizeof( name ), "%s", scene->name );
+		bodyCount = cnWorld_GetBodyCount( scene->world );
+		if ( steps <= 0 )
+		{
+			double sceneSteps = ceil( scene->duration / scene->timeStep - 1e-9 );
+			stepCount = sceneSteps < 1.0 ? 1 : ( sceneSteps > 500.0 ? 500 : (long long)sceneSteps );
+		}
+		double elapsed = 0.0;
+		for ( long long i = 0; i < stepCount; ++i )
+		{
+			// only the step itself is timed, not the reading of the stats
+			double start = cliNow();
+			bool ok = cnWorld_Step( scene->world, scene->timeStep );
+			elapsed += cliNow() - start;
+			if ( ok == false )
+			{
+				cliError( "%s: step %lld failed: %s", path, i, cnWorld_GetError( scene->world ) );
+				cnDestroyScene( scene );
+				free( msPerStep );
+				return CLI_FAILURE;
+			}
+			cnStats s = cnWorld_GetStats( scene->world );
+			sums.contacts += s.contactCount;
+			sums.points += s.manifoldPointCount;
+			sums.awake += s.awakeBodyCount;
+			sums.stage[0] += s.broadPhaseMs;
+			sums.stage[1] += s.narrowPhaseMs;
+			sums.stage[2] += s.solveMs;
+			sums.stage[3] += s.integrateMs;
+			sums.stage[4] += s.islandMs;
+			sums.steps += 1;
+		}
+		msPerStep[r] = 1000.0 * elapsed / (double)stepCount;
+		cnDestroyScene( scene );
+	}
+	qsort( msPerStep, (size_t)repeats, sizeof( double ), cliCompareDoubles );
+	double median = repeats % 2 == 1 ? msPerStep[repeats / 2]
+									 : 0.5 * ( msPerStep[repeats / 2 - 1] + msPerStep[repeats / 2] );
+	double n = (double)sums.steps;
+	printf( "%-*s %7d %6lld %9.4f %9.4f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f\n", nameWidth, name, bodyCount,
+			stepCount, median, msPerStep[0], sums.contacts / n, sums.points / n, sums.awake / n, sums.stage[0] / n,
+			sums.stage[1] / n, sums.stage[2] / n, sums.stage[3] / n, sums.stage[4] / n );
+	fflush( stdout );
+	free( msPerStep );
+	return CLI_OK;
+}
+
+int cliBenchMain( int argc, char** argv )
+{
+	const char *stepsText = NULL, *repeatText = NULL;
+	const cliOption options[] = { { "--steps", &stepsText, NULL }, { "--repeat", &repeatText, NULL } };
+	enum
+	{
+		maxScenes = 64
+	};
+	const char* positional[maxScenes];
+	int positionalCount = 0;
+	int status = cliParse( argc, argv, options, 2, positional, maxScenes, &positionalCount, cliBenchHelp );
+	if ( status >= 0 )
+	{
+		return status;
+	}
+	long long steps = 0, repeats = 3;
+	if ( stepsText != NULL && cliParseInt( "--steps", stepsText, 1, 100000000, &steps ) == false )
+	{
+		return CLI_BAD_INPUT;
+	}
+	if ( repeatText != NULL && cliParseInt( "--repeat", repeatText, 1, 1000, &repeats ) == false )
+	{
+		return CLI_BAD_INPUT;
+	}
+
+	static const char* defaults[] = { "pyramid", "fall3000", "tower10", "can_toss", "bouncing_balls" };
+	const char** scenes = positional;
+	int sceneCount = positionalCount;
+	if ( sceneCount == 0 )
+	{
+		scenes = defaults;
+		sceneCount = (int)( sizeof( defaults ) / sizeof( defaults[0] ) );
+	}
+	const char* directory = getenv( "CAIRN_SCENES" );
+	if ( directory == NULL || directory[0] == 0 )
+	{
+		directory = CAIRN_SOURCE_DIR "/scenes";
+	}
+
+	char* paths[maxScenes];
+	int nameWidth = 14;
+	for ( int i = 0; i < sceneCount; ++i )
+	{
+		paths[i] = cliResolveScene( scenes[i], directory );
+		if ( paths[i] == NULL )
+		{
+			cliError( "out of memory" );
+			for ( int j = 0; j < i; ++j )
+			{
+				free( paths[j] );
+			}
+			return CLI_FAILURE;
+		}
+	}
+
+	printf( "cairn bench: %lld repeat%s per scene; ms/step = wall time of cnWorld_Step (median and minimum over "
+			"repeats);\n"
+			"contacts, points, awake and the stage columns (ms/step) are averages over all steps\n",
+			repeats, repeats == 1 ? "" : "s" );
+	printf( "%-*s %7s %6s %9s %9s %9s %9s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies", "steps",
+			"median", "min", "contacts", "points", "awake", "broad", "narrow", "solve", "integr", "island" );
+	status = CLI_OK;
+	for ( int i = 0; i < sceneCount && status == CLI_OK; ++i )
+	{
+		status = cliBenchScene( paths[i], steps, (int)repeats, nameWidth );
+	}
+	for ( int i = 0; i < sceneCount; ++i )
+	{
+		free( paths[i] );
+	}
+	return status;
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+#include "broad_phase.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Every allocation of this file goes through these two functions, so an allocator can be routed in.
+static void* cnBroadRealloc( void* p, size_t size )
+{
+	return realloc( p, size );
+}
+
+static void cnBroadFree( void* p )
+{
+	free( p );
+}
+
+// Grows a growable array to hold at least needed items (doubling); false when out of memory.
+static bool cnReserve( void** data, int* capacity, int needed, size_t itemSize, int minCapacity )
+{
+	if ( needed <= *capacity )
+	{
+		return true;
+	}
+	int newCapacity = *capacity > 0 ? *capacity : minCapacity;
+	while ( newCapacity < needed )
+	{
+		newCapacity *= 2;
+	}
+	void* p = cnBroadRealloc( *data, (size_t)newCapacity * itemSize );
+	if ( p == NULL )
+	{
+		return false;
+	}
+	*data = p;
+	*capacity = newCapacity;
+	return true;
+}
+
+void cnBroadPhase_Create( cnBroadPhase* bp )
+{
+	memset( bp, 0, sizeof( cnBroadPhase ) );
+	bp->trees[cnProxy_static] = cnDynamicTree_Create();
+	bp->trees[cnProxy_movable] = cnDynamicTree_Create();
+}
+
+void cnBroadPhase_Destroy( cnBroadPhase* bp )
+{
+	cnDynamicTree_Destroy( bp->trees + cnProxy_static );
+	cnDynamicTree_Destroy( bp->trees + cnProxy_movable );
+	cnBroadFree( bp->moveBuffer );
+	cnBroadFree( bp->moveSlots[cnProxy_static] );
+	cnBroadFree( bp->moveSlots[cnProxy_movable] );
+	cnBroadFree( bp->pairs );
+	memset( bp, 0, sizeof( cnBroadPhase ) );
+}
+
+// Puts a proxy in the move buffer unless it is there already (a proxy moved twice between updates
+// is queried once). The per-proxy slot makes both that check and removal on destroy O(1).
+static void cnBufferMove( cnBroadPhase* bp, int32_t proxyKey )
+{
+	cnProxyType type = CN_PROXY_TYPE( proxyKey );
+	int32_t id = CN_PROXY_ID( proxyKey );
+
+	if ( id >= bp->moveSlotCapacity[type] )
+	{
+		int old = bp->moveSlotCapacity[type];
+		void* data = bp->moveSlots[type];
+		// cover the whole node array of the tree: ids are node indices
+		int needed = bp->trees[type].nodeCapacity > id ? bp->trees[type].nodeCapacity : id + 1;
+		if ( cnReserve( &data, bp->moveSlotCapacity + type, needed, sizeof( int32_t ), 16 ) == false )
+		{
+			// out of memory: the proxy misses its new pairs until it moves again
+			return;
+		}
+		bp->moveSlots[type] = data;
+		for ( int i = old; i < bp->moveSlotCapacity[type]; ++i )
+		{
+			bp->moveSlots[type][i] = -1;
+		}
+	}
+
+	if ( bp->moveSlots[type][id] >= 0 )
+	{
+		return;
+	}
+
+	void* data = bp->moveBuffer;
+	if ( cnReserve( &data, &bp->moveCapacity, bp->moveCount + 1, sizeof( int32_t ), 16 ) == false )
+	{
+		return;
+	}
+	bp->moveBuffer = data;
+	bp->moveSlots[type][id] = bp->moveCount;
+	bp->moveBuffer[bp->moveCount++] = proxyKey;
+}
+
+static void cnUnbufferMove( cnBroadPhase* bp, int32_t proxyKey )
+{
+	cnProxyType type = CN_PROXY_TYPE( proxyKey );
+	int32_t id = CN_PROXY_ID( proxyKey );
+	if ( id < bp->moveSlotCapacity[type] && bp->moveSlots[type][id] >= 0 )
+	{
+		// leave a hole rather than reorder the buffer
+		bp->moveBuffer[bp->moveSlots[type][id]] = CN_NULL_PROXY;
+		bp->moveSlots[type][id] = -1;
+	}
+}
+
+int32_t cnBroadPhase_CreateProxy( cnBroadPhase* bp, cnAABB fatAABB, int32_t shapeIndex, bool isStatic )
+{
+	cnProxyType type = isStatic ? cnProxy_static : cnProxy_movable;
+	int32_t id = cnDynamicTree_CreateProxy( bp->trees + type, fatAABB, (uint64_t)(uint32_t)shapeIndex );
+	if ( id == CN_NULL_NODE )
+	{
+		return CN_NULL_PROXY;
+	}
+	int32_t key = CN_PROXY_KEY( id, (int32_t)type );
+
+	// A static proxy is buffered too, so a static shape added to a running world finds the movable
+	// proxies already overlapping it; it queries only the movable tree.
+	cnBufferMove( bp, key );
+	return key;
+}
+
+void cnBroadPhase_DestroyProxy( cnBroadPhase* bp, int32_t proxyKey )
+{
+	if ( proxyKey == CN_NULL_PROXY )
+	{
+		return;
+	}
+	cnUnbufferMove( bp, proxyKey );
+	cnDynamicTree_DestroyProxy( bp->trees + CN_PROXY_TYPE( proxyKey ), CN_PROXY_ID( proxyKey ) );
+}
+
+void cnBroadPhase_MoveProxy( cnBroadPhase* bp, int32_t proxyKey, cnAABB fatAABB )
+{
+	if ( proxyKey == CN_NULL_PROXY )
+	{
+		return;
+	}
+	cnDynamicTree_MoveProxy( bp->trees + CN_PROXY_TYPE( proxyKey ), CN_PROXY_ID( proxyKey ), fatAABB );
+	cnBufferMove( bp, proxyKey );
+}
+
+cnAABB cnBroadPhase_GetFatAABB( const cnBroadPhase* bp, int32_t proxyKey )
+{
+	if ( proxyKey == CN_NULL_PROXY )
+	{
+		cnAABB empty = { cnVec3_zero, cnVec3_zero };
+		return empty;
+	}
+	return cnDynamicTree_GetAABB( bp->trees + CN_PROXY_TYPE( proxyKey ), CN_PROXY_ID( proxyKey ) );
+}
+
+const cnDynamicTree* cnBroadPhase_GetTree( const cnBroadPhase* bp, cnProxyType type )
+{
+	return bp->trees + type;
+}
+
+// State of the query of one buffered proxy.
+typedef struct cnPairQueryContext
+{
+	cnBroadPhase* bp;
+	int32_t queryKey;
+	int32_t queryShape;
+	// tree being queried
+	cnProxyType treeType;
+} cnPairQueryContext;
+
+static bool cnPairQueryCallback( int32_t proxyId, uint64_t userData, void* context )
+{
+	cnPairQueryContext* q = context;
+	cnBroadPhase* bp = q->bp;
+	int32_t proxyKey = CN_PROXY_KEY( proxyId, (int32_t)q->treeType );
+	if ( proxyKey == q->queryKey )
+	{
+		return true;
+	}
+
+	// When both proxies are buffered, each one's query finds the other (a static query proxy sees
+	// only movable proxies, and a movable one sees both trees), so only the query of the smaller
+	// key reports the pair.
+	bool otherMoved = proxyId < bp->moveSlotCapacity[q->treeType] && bp->moveSlots[q->treeType][proxyId] >= 0;
+	if ( otherMoved && proxyKey < q->queryKey )
+	{
+		return true;
+	}
+
+	void* data = bp->pairs;
+	if ( cnReserve( &data, &bp->pairCapacity, bp->pairCount + 1, sizeof( uint64_t ), 64 ) == false )
+	{
+		// out of memory: stop this query, the pairs found so far are still reported
+		return false;
+	}
+	bp->pairs = data;
+
+	uint32_t a = (uint32_t)q->queryShape;
+	uint32_t b = (uint32_t)userData;
+	if ( a == b )
+	{
+		// two proxies of one shape (misuse): never pair a shape with itself
+		return true;
+	}
+	uint64_t pair = a < b ? ( ( (uint64_t)a << 32 ) | b ) : ( ( (uint64_t)b << 32 ) | a );
+	bp->pairs[bp->pairCount++] = pair;
+	return true;
+}
+
+// Sorting the packed keys sorts by shape A, then shape B.
+static int cnComparePairs( const void* a, const void* b )
+{
+	uint64_t x = *(const uint64_t*)a;
+	uint64_t y = *(const uint64_t*)b;
+	return ( x > y ) - ( x < y );
+}
+
+int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context )
+{
+	bp->pairCount = 0;
+
+	cnPairQueryContext q;
+	q.bp = bp;
+	for ( int i = 0; i < bp->moveCount; ++i )
+	{
+		int32_t key = bp->moveBuffer[i];
+		if ( key == CN_NULL_PROXY )
+		{
+			continue;
+		}
+		cnProxyType type = CN_PROXY_TYPE( key );
+		int32_t id = CN_PROXY_ID( key );
+		const cnDynamicTree* tree = bp->trees + type;
+		cnAABB box = cnDynamicTree_GetAABB( tree, id );
+		q.queryKey = key;
+		q.queryShape = (int32_t)cnDynamicTree_GetUserData( tree, id );
+
+		// static proxies never pair with each other
+		if ( type == cnProxy_movable )
+		{
+			q.treeType = cnProxy_static;
+			cnDynamicTree_Query( bp->trees + cnProxy_static, box, cnPairQueryCallback, &q );
+		}
+		q.treeType = cnProxy_movable;
+		cnDynamicTree_Query( bp->trees + cnProxy_movable, box, cnPairQueryCallback, &q );
+	}
+
+	// clear the move buffer (after all queries: the duplicate rule above reads it)
+	for ( int i = 0; i < bp->moveCount; ++i )
+	{
+		int32_t key = bp->moveBuffer[i];
+		if ( key != CN_NULL_PROXY )
+		{
+			bp->moveSlots[CN_PROXY_TYPE( key )][CN_PROXY_ID( key )] = -1;
+		}
+	}
+	bp->moveCount = 0;
+
+	// The order the trees produce depends on their shape, i.e. on the history of insertions; the
+	// sort makes the reported order depend only on which pairs overlap. The keys are distinct
+	// except for misuse (two proxies of one shape), so the result does not depend on qsort's
+	// instability; duplicates are dropped anyway so each pair is reported once.
+	if ( bp->pairCount > 1 )
+	{
+		qsort( bp->pairs, (size_t)bp->pairCount, sizeof( uint64_t ), cnComparePairs );
+	}
+	int reported = 0;
+	for ( int i = 0; i < bp->pairCount; ++i )
+	{
+		uint64_t pair = bp->pairs[i];
+		if ( i > 0 && pair == bp->pairs[i - 1] )
+		{
+			continue;
+		}
+		fn( (int32_t)( pair >> 32 ), (int32_t)( pair & 0xffffffffu ), context );
+		reported += 1;
+	}
+	return reported;
+}
