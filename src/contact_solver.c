@@ -105,7 +105,7 @@ void cnPrepareContacts( cnStepContext* context )
 			cnVec3 rB = mp->anchorB;
 			cp->rA = rA;
 			cp->rB = rB;
-			cp->adjustedSeparation = mp->separation - cnDot( cnSub( rB, rA ), normal );
+			cp->separation = mp->separation;
 
 			// effective masses 1 / (J M^-1 J^T) for the normal and the two tangents
 			cnVec3 rnA = cnCross( rA, normal ), rnB = cnCross( rB, normal );
@@ -179,11 +179,13 @@ void cnSolveContacts( cnStepContext* context, bool useBias )
 		{
 			cnConstraintPoint* cp = cc->points + j;
 
-			// current separation from the motion of the anchors during the step
-			cnVec3 prA = cnRotate( sA->dq, cp->rA );
-			cnVec3 prB = cnRotate( sB->dq, cp->rB );
-			cnVec3 d = cnAdd( cnSub( sB->dp, sA->dp ), cnSub( prB, prA ) );
-			double s = cnDot( d, normal ) + cp->adjustedSeparation;
+			// current separation from the motion of the anchors during the step, to first order
+			// in the rotation (theta x r with theta = 2 vec(dq)): the exact rotated anchor would
+			// make a rolling sphere's contact point rise by r (1 - cos phi) and let it sink
+			cnVec3 thetaA = cnV3( 2.0 * sA->dq.x, 2.0 * sA->dq.y, 2.0 * sA->dq.z );
+			cnVec3 thetaB = cnV3( 2.0 * sB->dq.x, 2.0 * sB->dq.y, 2.0 * sB->dq.z );
+			cnVec3 d = cnAdd( cnSub( sB->dp, sA->dp ), cnSub( cnCross( thetaB, cp->rB ), cnCross( thetaA, cp->rA ) ) );
+			double s = cnDot( d, normal ) + cp->separation;
 
 			double velocityBias = 0.0;
 			double massScale = 1.0;
@@ -193,14 +195,17 @@ void cnSolveContacts( cnStepContext* context, bool useBias )
 				// speculative: allow the gap to close exactly within this sub-step
 				velocityBias = s * inv_h;
 			}
-			else if ( useBias )
+			else if ( useBias && s < -slop )
 			{
+				// overlap beyond the slop is pushed out softly, at a bounded speed
 				double push = soft.biasRate * ( s + slop );
 				velocityBias = push > -maxPush ? push : -maxPush;
-				velocityBias = velocityBias < 0.0 ? velocityBias : 0.0;
 				massScale = soft.massScale;
 				impulseScale = soft.impulseScale;
 			}
+			// otherwise (touching, or overlapping by less than the slop, or relaxing) the contact
+			// is rigid: the approach speed is removed exactly, so a body resting where it was
+			// placed stays there instead of sinking into the slop
 
 			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
 			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );

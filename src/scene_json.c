@@ -58,7 +58,7 @@ typedef struct cnLoader
 	int slotCapacity;
 
 	// material pairs seen so far, to reject a pair given twice
-	int (*pairs)[3];
+	int ( *pairs )[3];
 	int pairCount;
 } cnLoader;
 
@@ -155,6 +155,18 @@ static void cnPopPath( cnLoader* L, int saved )
 	L->path[saved] = 0;
 }
 
+// Fails at the child key of the current path (the path is not restored: the message is written).
+static bool cnFailAt( cnLoader* L, const char* key, const char* fmt, ... )
+{
+	char reason[768];
+	va_list args;
+	va_start( args, fmt );
+	vsnprintf( reason, sizeof( reason ), fmt, args );
+	va_end( args );
+	cnPushKey( L, key );
+	return cnFail( L, "%s", reason );
+}
+
 // Describes what a JSON value is, for "expected X, got Y".
 static const char* cnKind( const cJSON* item )
 {
@@ -235,8 +247,7 @@ static bool cnCheckKeys( cnLoader* L, const cJSON* item, const char* const* allo
 		{
 			if ( strcmp( before->string, key ) == 0 )
 			{
-				cnPushKey( L, key );
-				return cnFail( L, "duplicate key \"%s\"", key );
+				return cnFailAt( L, key, "duplicate key \"%s\"", key );
 			}
 		}
 		bool known = false;
@@ -456,7 +467,8 @@ static bool cnQuatValue( cnLoader* L, const cJSON* item, cnQuat* q )
 	double norm = cnQuatLength( r );
 	if ( fabs( norm - 1.0 ) > CN_UNIT_TOLERANCE )
 	{
-		return cnFail( L, "must be a unit quaternion [w, x, y, z]: its norm is %.9g, which differs from 1 by more than %g",
+		return cnFail( L,
+					   "must be a unit quaternion [w, x, y, z]: its norm is %.9g, which differs from 1 by more than %g",
 					   norm, CN_UNIT_TOLERANCE );
 	}
 	*q = cnNormalizeQuat( r );
@@ -561,10 +573,7 @@ static bool cnReadOrientation( cnLoader* L, const cJSON* obj, cnQuat* q )
 	const cJSON* euler = cnField( obj, "euler_deg" );
 	if ( quat != NULL && euler != NULL )
 	{
-		int saved = cnPushKey( L, "euler_deg" );
-		cnFail( L, "give either \"orientation\" or \"euler_deg\", not both" );
-		cnPopPath( L, saved );
-		return false;
+		return cnFailAt( L, "euler_deg", "give either \"orientation\" or \"euler_deg\", not both" );
 	}
 	const cJSON* item = quat != NULL ? quat : euler;
 	if ( item == NULL )
@@ -671,12 +680,12 @@ static bool cnMaterialByName( cnLoader* L, const char* name, cnMaterialId* id )
 // sections
 
 // "$schema" lets editors find docs/scene.schema.json; the loader only checks it is a string
-static const char* const cnTopKeys[] = { "cairn",	 "name",	 "description",	   "gravity",	 "timestep",
-										 "duration", "fps",		 "method",		   "substeps",	 "sleep",
-										 "materials", "material_pairs", "no_collide", "bodies", "$schema" };
+static const char* const cnTopKeys[] = {
+	"cairn",    "name",  "description", "gravity",        "timestep",   "duration", "fps",    "method",
+	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema" };
 
 static const char* const cnMaterialKeys[] = { "density", "friction", "restitution", "stiffness",
-											  "damping", "color",	 "texture" };
+											  "damping", "color",    "texture" };
 
 static bool cnLoadMaterials( cnLoader* L, const cJSON* materials )
 {
@@ -735,7 +744,8 @@ static bool cnLoadMaterials( cnLoader* L, const cJSON* materials )
 
 		// "default" is material 0, which every world has from the start
 		cnMaterialId existing = cnWorld_FindMaterial( L->world, name );
-		bool ok = existing == 0 ? cnWorld_SetMaterial( L->world, 0, &def ) : cnWorld_CreateMaterial( L->world, &def ) >= 0;
+		bool ok =
+			existing == 0 ? cnWorld_SetMaterial( L->world, 0, &def ) : cnWorld_CreateMaterial( L->world, &def ) >= 0;
 		if ( ok == false )
 		{
 			return cnLibraryFailure( L );
@@ -827,16 +837,14 @@ static bool cnLoadMaterialPairs( cnLoader* L, const cJSON* pairs )
 	return true;
 }
 
-static const char* const cnSphereKeys[] = { "type",	"radius",	"position", "orientation",
-											"euler_deg", "material", "category", "mask",
-											"group" };
-static const char* const cnBoxKeys[] = { "type",	 "half_extents", "position", "orientation",
-										 "euler_deg", "material",	  "category", "mask",
-										 "group" };
-static const char* const cnRoundKeys[] = { "type",	   "radius",   "half_height", "position", "orientation",
-										   "euler_deg", "material", "category",	   "mask",	  "group" };
-static const char* const cnPlaneKeys[] = { "type",		"normal",	"offset",	"position", "orientation",
-										   "euler_deg", "material", "category", "mask",		"group" };
+static const char* const cnSphereKeys[] = { "type",     "radius",   "position", "orientation", "euler_deg",
+											"material", "category", "mask",     "group" };
+static const char* const cnBoxKeys[] = { "type",     "half_extents", "position", "orientation", "euler_deg",
+										 "material", "category",     "mask",     "group" };
+static const char* const cnRoundKeys[] = { "type",      "radius",   "half_height", "position", "orientation",
+										   "euler_deg", "material", "category",    "mask",     "group" };
+static const char* const cnPlaneKeys[] = { "type",      "normal",   "offset",   "position", "orientation",
+										   "euler_deg", "material", "category", "mask",     "group" };
 
 static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType bodyType, cnMaterialId bodyMaterial )
 {
@@ -884,10 +892,8 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 	}
 	else
 	{
-		int saved = cnPushKey( L, "type" );
-		cnFail( L, "unknown shape type \"%s\" (allowed: sphere, box, capsule, cylinder, plane)", typeName );
-		cnPopPath( L, saved );
-		return false;
+		return cnFailAt( L, "type", "unknown shape type \"%s\" (allowed: sphere, box, capsule, cylinder, plane)",
+						 typeName );
 	}
 	if ( cnCheckKeys( L, s, keys, keyCount, what ) == false )
 	{
@@ -922,13 +928,10 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 			}
 			break;
 		case cnShape_plane:
-		{
 			if ( bodyType != cnBody_static )
 			{
-				int saved = cnPushKey( L, "type" );
-				cnFail( L, "a plane can only belong to a static body (this body is %s)", cnBodyTypeName( bodyType ) );
-				cnPopPath( L, saved );
-				return false;
+				return cnFailAt( L, "type", "a plane can only belong to a static body (this body is %s)",
+								 cnBodyTypeName( bodyType ) );
 			}
 			if ( cnReadVec3( L, s, "normal", cnCheck_any, &def.normal ) == false ||
 				 cnReadNumber( L, s, "offset", cnCheck_any, &def.offset ) == false )
@@ -937,13 +940,9 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 			}
 			if ( cnLength( def.normal ) < CN_MIN_NORMAL_LENGTH )
 			{
-				int saved = cnPushKey( L, "normal" );
-				cnFail( L, "the plane normal has zero length" );
-				cnPopPath( L, saved );
-				return false;
+				return cnFailAt( L, "normal", "the plane normal has zero length" );
 			}
 			break;
-		}
 		default:
 			break;
 	}
@@ -1004,24 +1003,11 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 	return true;
 }
 
-static const char* const cnBodyKeys[] = { "name",
-										  "type",
-										  "material",
-										  "position",
-										  "orientation",
-										  "euler_deg",
-										  "velocity",
-										  "angular_velocity",
-										  "mass",
-										  "gravity_scale",
-										  "linear_damping",
-										  "angular_damping",
-										  "drag",
-										  "sleep",
-										  "awake",
-										  "shapes",
-										  "forces",
-										  "torques" };
+static const char* const cnBodyKeys[] = { "name",        "type",          "material",       "position",
+										  "orientation", "euler_deg",     "velocity",       "angular_velocity",
+										  "mass",        "gravity_scale", "linear_damping", "angular_damping",
+										  "drag",        "sleep",         "awake",          "shapes",
+										  "forces",      "torques" };
 
 static bool cnLoadBody( cnLoader* L, const cJSON* b )
 {
@@ -1068,10 +1054,7 @@ static bool cnLoadBody( cnLoader* L, const cJSON* b )
 		}
 		else
 		{
-			int saved = cnPushKey( L, "type" );
-			cnFail( L, "unknown body type \"%s\" (allowed: static, kinematic, dynamic)", typeName );
-			cnPopPath( L, saved );
-			return false;
+			return cnFailAt( L, "type", "unknown body type \"%s\" (allowed: static, kinematic, dynamic)", typeName );
 		}
 	}
 
@@ -1102,8 +1085,7 @@ static bool cnLoadBody( cnLoader* L, const cJSON* b )
 		 cnReadNumber( L, b, "linear_damping", cnCheck_nonNegative, &def.linearDamping ) == false ||
 		 cnReadNumber( L, b, "angular_damping", cnCheck_nonNegative, &def.angularDamping ) == false ||
 		 cnReadNumber( L, b, "drag", cnCheck_nonNegative, &def.dragCoefficient ) == false ||
-		 cnReadBool( L, b, "sleep", &def.enableSleep ) == false ||
-		 cnReadBool( L, b, "awake", &def.isAwake ) == false )
+		 cnReadBool( L, b, "sleep", &def.enableSleep ) == false || cnReadBool( L, b, "awake", &def.isAwake ) == false )
 	{
 		return false;
 	}
@@ -1115,15 +1097,14 @@ static bool cnLoadBody( cnLoader* L, const cJSON* b )
 		{
 			if ( cnLengthSquared( values[i] ) > 0.0 )
 			{
-				cnPushKey( L, motion[i] );
-				return cnFail( L, "a static body cannot move (make it kinematic to move it along a set velocity)" );
+				return cnFailAt( L, motion[i],
+								 "a static body cannot move (make it kinematic to move it along a set velocity)" );
 			}
 		}
 	}
 	if ( hasMass && def.type != cnBody_dynamic )
 	{
-		cnPushKey( L, "mass" );
-		return cnFail( L, "only dynamic bodies have a mass (this body is %s)", cnBodyTypeName( def.type ) );
+		return cnFailAt( L, "mass", "only dynamic bodies have a mass (this body is %s)", cnBodyTypeName( def.type ) );
 	}
 
 	// shapes: required, at least one
@@ -1155,8 +1136,9 @@ static bool cnLoadBody( cnLoader* L, const cJSON* b )
 		}
 		if ( planes == shapeCount )
 		{
-			return cnFail( L, "dynamic body \"%s\" has no mass: its only shapes are planes, which have no volume "
-							  "(give it a solid shape, or make it static)",
+			return cnFail( L,
+						   "dynamic body \"%s\" has no mass: its only shapes are planes, which have no volume "
+						   "(give it a solid shape, or make it static)",
 						   def.name );
 		}
 	}
@@ -1195,7 +1177,8 @@ static bool cnLoadBody( cnLoader* L, const cJSON* b )
 }
 
 static const char* const cnForceWorldKeys[] = { "point", "frame", "vector", "start", "end" };
-static const char* const cnForceTargetKeys[] = { "point", "frame", "magnitude", "target", "target_point", "start", "end" };
+static const char* const cnForceTargetKeys[] = { "point",        "frame", "magnitude", "target",
+												 "target_point", "start", "end" };
 static const char* const cnTorqueKeys[] = { "frame", "vector", "start", "end" };
 
 // One entry of a body's "forces" (isTorque false) or "torques" (isTorque true).
@@ -1228,15 +1211,17 @@ static bool cnLoadForce( cnLoader* L, const cJSON* f, cnBodyId body, bool isTorq
 	}
 	else
 	{
-		cnPushKey( L, "frame" );
-		return cnFail( L, "unknown %s frame \"%s\" (allowed: %s)", isTorque ? "torque" : "force", frame,
-					   isTorque ? "world, body" : "world, body, target" );
+		return cnFailAt( L, "frame", "unknown %s frame \"%s\" (allowed: %s)", isTorque ? "torque" : "force", frame,
+						 isTorque ? "world, body" : "world, body, target" );
 	}
 
 	bool target = def.frame == cnForce_target;
-	const char* kind = isTorque ? "a torque" : ( target ? "a force with frame \"target\"" : "a force with frame \"world\" or \"body\"" );
+	const char* kind = isTorque
+						   ? "a torque"
+						   : ( target ? "a force with frame \"target\"" : "a force with frame \"world\" or \"body\"" );
 	const char* const* keys = isTorque ? cnTorqueKeys : ( target ? cnForceTargetKeys : cnForceWorldKeys );
-	int keyCount = isTorque ? CN_COUNT( cnTorqueKeys ) : ( target ? CN_COUNT( cnForceTargetKeys ) : CN_COUNT( cnForceWorldKeys ) );
+	int keyCount =
+		isTorque ? CN_COUNT( cnTorqueKeys ) : ( target ? CN_COUNT( cnForceTargetKeys ) : CN_COUNT( cnForceWorldKeys ) );
 	if ( cnCheckKeys( L, f, keys, keyCount, kind ) == false )
 	{
 		return false;
@@ -1279,8 +1264,8 @@ static bool cnLoadForce( cnLoader* L, const cJSON* f, cnBodyId body, bool isTorq
 	}
 	if ( def.t1 < def.t0 )
 	{
-		cnPushKey( L, "end" );
-		return cnFail( L, "must be >= start (%s), got %s", cnShowNumber( def.t0 ).text, cnShowNumber( def.t1 ).text );
+		return cnFailAt( L, "end", "must be >= start (%s), got %s", cnShowNumber( def.t0 ).text,
+						 cnShowNumber( def.t1 ).text );
 	}
 	if ( cnWorld_CreateForce( L->world, &def ) < 0 )
 	{
@@ -1355,7 +1340,8 @@ static bool cnLoadNoCollide( cnLoader* L, const cJSON* pairs )
 		{
 			const char* name = NULL;
 			int itemPath = cnPushIndex( L, i );
-			if ( cnStringValue( L, cJSON_GetArrayItem( p, i ), &name ) == false || cnBodyByName( L, name, ids + i ) == false )
+			if ( cnStringValue( L, cJSON_GetArrayItem( p, i ), &name ) == false ||
+				 cnBodyByName( L, name, ids + i ) == false )
 			{
 				return false;
 			}
@@ -1430,8 +1416,8 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	}
 	if ( version != 1.0 )
 	{
-		cnPushKey( L, "cairn" );
-		cnFail( L, "unsupported format version %s (this loader reads version 1)", cnShowNumber( version ).text );
+		cnFailAt( L, "cairn", "unsupported format version %s (this loader reads version 1)",
+				  cnShowNumber( version ).text );
 		return NULL;
 	}
 
@@ -1456,7 +1442,8 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnReadNumber( L, root, "timestep", cnCheck_positive, &settings.timeStep ) == false ||
 		 cnReadNumber( L, root, "duration", cnCheck_nonNegative, &settings.duration ) == false ||
 		 cnReadNumber( L, root, "fps", cnCheck_positive, &settings.fps ) == false ||
-		 cnReadString( L, root, "method", &method ) == false || cnReadBool( L, root, "sleep", &worldDef.enableSleep ) == false )
+		 cnReadString( L, root, "method", &method ) == false ||
+		 cnReadBool( L, root, "sleep", &worldDef.enableSleep ) == false )
 	{
 		return NULL;
 	}
@@ -1481,8 +1468,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 							  cnMethodName( (cnMethod)m ) );
 			used = n > 0 && used + n < (int)sizeof( list ) ? used + n : used;
 		}
-		cnPushKey( L, "method" );
-		cnFail( L, "unknown method \"%s\" (allowed: %s)", method, list );
+		cnFailAt( L, "method", "unknown method \"%s\" (allowed: %s)", method, list );
 		return NULL;
 	}
 	worldDef.method = settings.method;
@@ -1495,8 +1481,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	{
 		if ( cJSON_IsArray( bodies ) == false )
 		{
-			cnPushKey( L, "bodies" );
-			cnFail( L, "expected an array of bodies, got %s", cnKind( bodies ) );
+			cnFailAt( L, "bodies", "expected an array of bodies, got %s", cnKind( bodies ) );
 			return NULL;
 		}
 		bodyCount = cJSON_GetArraySize( bodies );
@@ -1645,12 +1630,13 @@ static cnScene* cnLoadText( const char* json, size_t length, const char* source,
 			}
 			else if ( offset >= end )
 			{
-				snprintf( error, (size_t)errorCapacity, "%s:%d:%d: syntax error: unexpected end of input%s", source, line,
-						  column, end == 0 ? " (the text is empty)" : "" );
+				snprintf( error, (size_t)errorCapacity, "%s:%d:%d: syntax error: unexpected end of input%s", source,
+						  line, column, end == 0 ? " (the text is empty)" : "" );
 			}
 			else
 			{
-				snprintf( error, (size_t)errorCapacity, "%s:%d:%d: syntax error near '%s'", source, line, column, near );
+				snprintf( error, (size_t)errorCapacity, "%s:%d:%d: syntax error near '%s'", source, line, column,
+						  near );
 			}
 		}
 		return NULL;

@@ -57,10 +57,13 @@ static void cnIntegrateVelocities( cnStepContext* context )
 
 		// linear: v += h (F / m + s g), then quadratic drag and damping, both implicit so that
 		// a large coefficient slows the body down but never reverses it
+		// (the drag factor uses the speed at the start of the sub-step: then the terminal speed
+		// sqrt(m g / k) is an exact fixed point of the update)
+		double dragFactor = 1.0 + h * sim->invMass * body->drag * cnLength( state->v );
 		cnVec3 v = cnAdd( state->v, cnMulSV( h, cnMulAdd( cnMulSV( body->gravityScale, gravity ), sim->invMass, body->force ) ) );
 		if ( body->drag > 0.0 )
 		{
-			v = cnMulSV( 1.0 / ( 1.0 + h * sim->invMass * body->drag * cnLength( v ) ), v );
+			v = cnMulSV( 1.0 / dragFactor, v );
 		}
 		if ( body->linearDamping > 0.0 )
 		{

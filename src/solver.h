@@ -34,9 +34,8 @@ typedef struct cnSoftness
 typedef struct cnConstraintPoint
 {
 	cnVec3 rA, rB;
-	// separation at the start of the step minus the anchors' normal offset, so the current
-	// separation is dot(dpB - dpA + dqB rB - dqA rA, n) + adjustedSeparation
-	double adjustedSeparation;
+	// separation at the start of the step; the current one adds the normal motion of the anchors
+	double separation;
 	double normalImpulse, tangentImpulse1, tangentImpulse2;
 	double maxNormalImpulse;
 	double normalMass, tangentMass1, tangentMass2;

@@ -95,7 +95,7 @@ check "every row has 15 columns" bash -c "awk -F, 'NF != 15 { exit 1 }' '$T/tiny
 last_ball=$(grep ',ball,' "$T/tiny.csv" | tail -n 1)
 z=$(echo "$last_ball" | cut -d, -f5)
 vz=$(echo "$last_ball" | cut -d, -f12)
-check "ball z at t = 0.5 matches the closed form" near "$z" "$(awk 'BEGIN { g = 9.81; t = 0.5; h = 0.025 / 4; print 10 - g * t * t / 2 - g * h * t / 2 }')" 1e-7
+check "ball z at t = 0.5 matches the closed form" near "$z" "$(awk 'BEGIN { g = 9.81; t = 0.5; h = 0.025 / 4; printf "%.15g", 10 - g * t * t / 2 - g * h * t / 2 }')" 1e-7
 check "ball vz at t = 0.5 is -g t" near "$vz" -4.905 1e-8
 # the kinematic paddle moves at 2 m/s: x = -5 + 2 t
 paddle_x=$(grep ',paddle,' "$T/tiny.csv" | tail -n 1 | cut -d, -f3)
@@ -156,7 +156,7 @@ check "scene info: timestep" grep -q "^timestep: *0.03 s$" "$T/out"
 check "scene info: body counts" grep -q "^bodies: *4 (1 static, 1 kinematic, 2 dynamic)$" "$T/out"
 check "scene info: shape counts" grep -q "^shapes: *4 (1 sphere, 2 box, 1 plane)$" "$T/out"
 # dynamic mass at the default density 1000: ball 4/3 pi 0.5^3 * 1000 + box 1 m^3 * 1000
-check "scene info: total mass" near "$(sed -n 's/^total mass: *\([^ ]*\) kg.*/\1/p' "$T/out")" "$(awk 'BEGIN { print 4 / 3 * 3.14159265358979 * 0.125 * 1000 + 1000 }')" 1e-4
+check "scene info: total mass" near "$(sed -n 's/^total mass: *\([^ ]*\) kg.*/\1/p' "$T/out")" "$(awk 'BEGIN { printf "%.15g", 4 / 3 * 3.14159265358979 * 0.125 * 1000 + 1000 }')" 1e-4
 check "scene info: default material" grep -q "^  default .*density 1000 kg/m^3, friction 0.6, restitution 0" "$T/out"
 
 # --- every shipped scene loads ---------------------------------------------------------------

@@ -313,7 +313,8 @@ static void test_error_classes( void )
 #define BODY( extra ) "{ \"name\": \"b\", " extra " \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1 } ] }"
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shape\": [] } ] }",
 				   "inline.json: bodies[0].shape: unknown key \"shape\"", "allowed: name, type" );
-	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shape\": [] } ] }", "did you mean \"shapes\"", NULL );
+	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shape\": [] } ] }", "did you mean \"shapes\"",
+				   NULL );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shapes\": [ { \"type\": \"sphere\", \"radius\": "
 				   "true } ] } ] }",
 				   "bodies[0].shapes[0].radius: expected a number", "got a boolean" );
@@ -327,7 +328,8 @@ static void test_error_classes( void )
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shapes\": [ { \"type\": \"cylinder\", "
 				   "\"radius\": 1, \"half_height\": -1 } ] } ] }",
 				   "bodies[0].shapes[0].half_height: must be > 0", NULL );
-	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"mass\": 0," ) " ] }", "bodies[0].mass: must be > 0", NULL );
+	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"mass\": 0," ) " ] }", "bodies[0].mass: must be > 0",
+				   NULL );
 	cnExpectError( "{ \"cairn\": 1, \"materials\": { \"rubber\": { \"density\": -5 } } }",
 				   "materials.rubber.density: must be > 0", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"materials\": { \"rubber\": { \"friction\": -0.5 } } }",
@@ -340,12 +342,14 @@ static void test_error_classes( void )
 				   "bodies[1].name: duplicate body name \"b\"", "bodies[0]" );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"orientation\": [0.5, 0, 0, 0]," ) " ] }",
 				   "bodies[0].orientation: must be a unit quaternion", "norm is 0.5" );
-	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1,"
-				   " \"orientation\": [1, 0, 0, 0.01] } ] } ] }",
-				   "bodies[0].shapes[0].orientation: must be a unit quaternion", "norm is 1.00005," );
-	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"type\": \"kinematic\", \"shapes\": [ { \"type\": "
-				   "\"plane\" } ] } ] }",
-				   "bodies[0].shapes[0].type: a plane can only belong to a static body", NULL );
+	cnExpectError(
+		"{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1,"
+		" \"orientation\": [1, 0, 0, 0.01] } ] } ] }",
+		"bodies[0].shapes[0].orientation: must be a unit quaternion", "norm is 1.00005," );
+	cnExpectError(
+		"{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"type\": \"kinematic\", \"shapes\": [ { \"type\": "
+		"\"plane\" } ] } ] }",
+		"bodies[0].shapes[0].type: a plane can only belong to a static body", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"type\": \"static\", \"shapes\": [ { \"type\": "
 				   "\"plane\", \"normal\": [0, 0, 0] } ] } ] }",
 				   "bodies[0].shapes[0].normal: the plane normal has zero length", NULL );
@@ -354,13 +358,13 @@ static void test_error_classes( void )
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "" ) " ], \"no_collide\": [ [\"b\", \"c\"] ] }",
 				   "no_collide[0][1]: unknown body \"c\"", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"forces\": [ { \"frame\": \"target\", \"magnitude\": 1, "
-													 "\"target\": \"c\" } ]," ) " ] }",
+														  "\"target\": \"c\" } ]," ) " ] }",
 				   "bodies[0].forces[0].target: unknown body \"c\"", NULL );
 	cnExpectError( "{ \"bodies\": [] }", "inline.json: missing required key \"cairn\"", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"shapes\": [] } ] }", "bodies[0]: missing required key \"name\"",
 				   NULL );
-	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\" } ] }", "bodies[0]: missing required key \"shapes\"",
-				   NULL );
+	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\" } ] }",
+				   "bodies[0]: missing required key \"shapes\"", NULL );
 	cnExpectError( "{ \"cairn\": 2 }", "cairn: unsupported format version 2", NULL );
 	cnExpectError( "{ \"cairn\": \"1\" }", "cairn: expected a number, got a string", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"timestep\": 0 }", "timestep: must be > 0", NULL );
@@ -373,8 +377,9 @@ static void test_error_classes( void )
 				   "bodies[0].mass: only dynamic bodies have a mass", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"substeps\": 0 }", "substeps: must be in [1, 64]", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"sleep\": 1 }", "sleep: expected true or false, got a number", NULL );
-	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"forces\": [ { \"vector\": [1, 0, 0], \"magnitude\": 2 } ]," ) " ] }",
-				   "bodies[0].forces[0].magnitude: unknown key \"magnitude\" in a force with frame \"world\"", NULL );
+	cnExpectError(
+		"{ \"cairn\": 1, \"bodies\": [ " BODY( "\"forces\": [ { \"vector\": [1, 0, 0], \"magnitude\": 2 } ]," ) " ] }",
+		"bodies[0].forces[0].magnitude: unknown key \"magnitude\" in a force with frame \"world\"", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"forces\": [ { \"frame\": \"target\" } ]," ) " ] }",
 				   "bodies[0].forces[0]: missing required key \"magnitude\"", NULL );
 	cnExpectError( "[]", "inline.json: the top level must be a JSON object", NULL );

@@ -196,6 +196,11 @@ int cliBenchMain( int argc, char** argv )
 	int nameWidth = 14;
 	for ( int i = 0; i < sceneCount; ++i )
 	{
+		// widen the name column for long file names (the scene's own name is usually the same)
+		const char* base = strrchr( scenes[i], '/' ) != NULL ? strrchr( scenes[i], '/' ) + 1 : scenes[i];
+		int length = (int)strlen( base );
+		length -= length > 5 && strcmp( base + length - 5, ".json" ) == 0 ? 5 : 0;
+		nameWidth = length > nameWidth ? length : nameWidth;
 		paths[i] = cliResolveScene( scenes[i], directory );
 		if ( paths[i] == NULL )
 		{

@@ -99,10 +99,9 @@ int cliDemoMain( int argc, char** argv )
 		printf( "cairn demo: simulated \"%s\" (%d bodies) for %.9g s in %.3f s: %d frames at %.9g fps\n", scene->name,
 				cnWorld_GetBodyCount( scene->world ), cnWorld_GetTime( scene->world ), result.wallSeconds,
 				result.frameCount, cfg.fps );
-		printf( "wrote %s   (CSV: every moving body at every frame: time, body, position, orientation,\n"
-				"            velocity, angular velocity)\n",
+		printf( "wrote %s    every moving body at every frame: time, position, orientation, velocities\n",
 				csvPath );
-		printf( "wrote %s (binary recording with the shapes, for viewers: docs/recording-format.md)\n", recordPath );
+		printf( "wrote %s  binary recording with the shapes, for viewers (docs/recording-format.md)\n", recordPath );
 		printf( "\nlook at it:\n" );
 		printf( "  cairn info %s\n", recordPath );
 		printf( "  head %s\n", csvPath );
