@@ -275,6 +275,10 @@ void cnUpdateBodyMass( cnWorld* world, cnBody* b )
 	b->localCenter = center;
 	b->inertia = inertia;
 	b->invInertia = cnDeterminant( inertia ) > 0.0 ? cnInvertM( inertia ) : cnMat3_zero;
+	double trace = inertia.cx.x + inertia.cy.y + inertia.cz.z;
+	double tol = 1e-12 * trace;
+	b->isotropic = fabs( inertia.cx.x - inertia.cy.y ) <= tol && fabs( inertia.cx.x - inertia.cz.z ) <= tol &&
+				   fabs( inertia.cy.x ) <= tol && fabs( inertia.cz.x ) <= tol && fabs( inertia.cz.y ) <= tol;
 
 	// keep the origin fixed: the centre moves with the new local centre
 	cnVec3 oldCenter = b->center;

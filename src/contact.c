@@ -10,6 +10,10 @@
 // step's prediction is meaningless anyway.
 #define CN_MAX_SPECULATIVE 4.0
 
+// An old contact point this close to a new one (metres) hands its impulse over when the feature
+// ids do not match.
+#define CN_MATCH_DISTANCE 0.02
+
 static bool cnShouldShapesCollide( const cnShape* a, const cnShape* b )
 {
 	if ( a->groupIndex == b->groupIndex && a->groupIndex != 0 )
@@ -143,7 +147,11 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 		cnManifold* m = &c->manifold;
 		cnCollide( &sa->geom, xfA, &sb->geom, xfB, margin, m );
 
-		// warm starting: carry impulses over for points with the same feature id
+		// warm starting: carry impulses over for points with the same feature id; a point
+		// whose id changed (the clipping picked another reference face of a nearly symmetric
+		// pair) takes the impulse of an unclaimed old point at nearly the same place instead,
+		// as Bullet's persistent manifolds do, so resting stacks keep their converged impulses
+		bool claimed[CN_MAX_MANIFOLD_POINTS] = { false, false, false, false };
 		for ( int k = 0; k < m->pointCount; ++k )
 		{
 			cnManifoldPoint* mp = m->points + k;
@@ -157,14 +165,42 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 			mp->persisted = false;
 			for ( int j = 0; j < old.pointCount; ++j )
 			{
-				if ( old.points[j].id == mp->id )
+				if ( old.points[j].id == mp->id && claimed[j] == false )
 				{
+					claimed[j] = true;
 					mp->normalImpulse = old.points[j].normalImpulse;
 					mp->tangentImpulse1 = old.points[j].tangentImpulse1;
 					mp->tangentImpulse2 = old.points[j].tangentImpulse2;
 					mp->persisted = true;
 					break;
 				}
+			}
+		}
+		for ( int k = 0; k < m->pointCount; ++k )
+		{
+			cnManifoldPoint* mp = m->points + k;
+			if ( mp->persisted )
+			{
+				continue;
+			}
+			int best = -1;
+			double bestDistance = CN_MATCH_DISTANCE * CN_MATCH_DISTANCE;
+			for ( int j = 0; j < old.pointCount; ++j )
+			{
+				double d2 = cnLengthSquared( cnSub( old.points[j].point, mp->point ) );
+				if ( claimed[j] == false && d2 < bestDistance )
+				{
+					best = j;
+					bestDistance = d2;
+				}
+			}
+			if ( best >= 0 )
+			{
+				claimed[best] = true;
+				mp->normalImpulse = old.points[best].normalImpulse;
+				mp->tangentImpulse1 = old.points[best].tangentImpulse1;
+				mp->tangentImpulse2 = old.points[best].tangentImpulse2;
+				mp->persisted = true;
 			}
 		}
 

@@ -26,9 +26,10 @@
 #define CN_GJK_OVERLAP_TOLERANCE 1e-10
 // GJK stops when its lower and upper bounds on the distance differ by less than this.
 #define CN_GJK_DISTANCE_TOLERANCE 1e-10
-// EPA stops when the depth is known within this; curved surfaces converge linearly, so a
-// tighter value costs many vertices for no physical gain (1e-8 m on a 1 m object).
-#define CN_EPA_TOLERANCE 1e-8
+// EPA stops when the depth is known within this. On a surface curved with radius R the normal
+// is then known to sqrt(2 tol / R): about 3e-6 rad for tol 1e-12 and R a third of the pair size.
+// Flat contacts converge at once; two curved sides need about 40 vertices.
+#define CN_EPA_TOLERANCE 1e-12
 
 // A shape as GJK sees it: geometry, placement in the query frame and whether only its core is used.
 typedef struct cnGjkShape
@@ -134,127 +135,6 @@ static cnSimplexVertex cnMakeVertex( const cnGjkShape* sa, const cnGjkShape* sb,
 	return v;
 }
 
-// Reduces the simplex to the vertices i, j (j < 0: only i) with the given weights.
-static void cnKeep2( cnSimplex* s, int i, double ai, int j, double aj )
-{
-	cnSimplexVertex vi = s->v[i];
-	if ( j < 0 )
-	{
-		s->v[0] = vi;
-		s->v[0].a = 1.0;
-		s->count = 1;
-		return;
-	}
-	cnSimplexVertex vj = s->v[j];
-	s->v[0] = vi;
-	s->v[0].a = ai;
-	s->v[1] = vj;
-	s->v[1].a = aj;
-	s->count = 2;
-}
-
-// Closest point of the segment simplex to the origin.
-static void cnSolveSegment( cnSimplex* s )
-{
-	cnVec3 a = s->v[0].w;
-	cnVec3 e = cnSub( s->v[1].w, a );
-	double t = -cnDot( a, e );
-	double ee = cnDot( e, e );
-	if ( t <= 0.0 )
-	{
-		cnKeep2( s, 0, 1.0, -1, 0.0 );
-	}
-	else if ( t >= ee )
-	{
-		cnKeep2( s, 1, 1.0, -1, 0.0 );
-	}
-	else
-	{
-		double u = t / ee;
-		cnKeep2( s, 0, 1.0 - u, 1, u );
-	}
-}
-
-// Closest point of the triangle simplex to the origin, by Voronoi regions (Ericson, Real-Time
-// Collision Detection 5.1.5).
-static void cnSolveTriangle( cnSimplex* s )
-{
-	cnVec3 a = s->v[0].w, b = s->v[1].w, c = s->v[2].w;
-	cnVec3 ab = cnSub( b, a ), ac = cnSub( c, a );
-
-	double d1 = -cnDot( ab, a ), d2 = -cnDot( ac, a );
-	if ( d1 <= 0.0 && d2 <= 0.0 )
-	{
-		cnKeep2( s, 0, 1.0, -1, 0.0 );
-		return;
-	}
-	double d3 = -cnDot( ab, b ), d4 = -cnDot( ac, b );
-	if ( d3 >= 0.0 && d4 <= d3 )
-	{
-		cnKeep2( s, 1, 1.0, -1, 0.0 );
-		return;
-	}
-	double vc = d1 * d4 - d3 * d2;
-	if ( vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 )
-	{
-		double u = d1 / ( d1 - d3 );
-		cnKeep2( s, 0, 1.0 - u, 1, u );
-		return;
-	}
-	double d5 = -cnDot( ab, c ), d6 = -cnDot( ac, c );
-	if ( d6 >= 0.0 && d5 <= d6 )
-	{
-		cnKeep2( s, 2, 1.0, -1, 0.0 );
-		return;
-	}
-	double vb = d5 * d2 - d1 * d6;
-	if ( vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 )
-	{
-		double u = d2 / ( d2 - d6 );
-		cnKeep2( s, 0, 1.0 - u, 2, u );
-		return;
-	}
-	double va = d3 * d6 - d5 * d4;
-	if ( va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 )
-	{
-		double u = ( d4 - d3 ) / ( ( d4 - d3 ) + ( d5 - d6 ) );
-		cnKeep2( s, 1, 1.0 - u, 2, u );
-		return;
-	}
-
-	double sum = va + vb + vc;
-	if ( sum <= 0.0 )
-	{
-		// a degenerate (collinear) triangle that slipped through the region tests by rounding:
-		// the closest of its three edges is the answer
-		cnSimplex best = { 0 };
-		double bestDist = INFINITY;
-		static const int edges[3][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 } };
-		for ( int i = 0; i < 3; ++i )
-		{
-			cnSimplex e = { { s->v[edges[i][0]], s->v[edges[i][1]] }, 2 };
-			cnSolveSegment( &e );
-			cnVec3 p = cnVec3_zero;
-			for ( int k = 0; k < e.count; ++k )
-			{
-				p = cnMulAdd( p, e.v[k].a, e.v[k].w );
-			}
-			double dist = cnLengthSquared( p );
-			if ( dist < bestDist )
-			{
-				bestDist = dist;
-				best = e;
-			}
-		}
-		*s = best;
-		return;
-	}
-	double inv = 1.0 / sum;
-	s->v[1].a = vb * inv;
-	s->v[2].a = vc * inv;
-	s->v[0].a = 1.0 - s->v[1].a - s->v[2].a;
-}
-
 static cnVec3 cnSimplexPoint( const cnSimplex* s )
 {
 	cnVec3 p = cnVec3_zero;
@@ -265,43 +145,113 @@ static cnVec3 cnSimplexPoint( const cnSimplex* s )
 	return p;
 }
 
-// Closest point of the tetrahedron simplex to the origin. Returns true when the origin is inside
-// (the simplex is then left as it is).
-static bool cnSolveTetrahedron( cnSimplex* s )
+// Closest point of the simplex to the origin. Every face of the simplex is tried (vertices, edges,
+// triangles, the solid) and the nearest candidate whose barycentric coordinates are all positive
+// wins. The closest point lies inside one such face, and the candidates of the other faces are
+// points of the simplex too, so they can only be farther: rounding perturbs the answer but cannot
+// make a wrong face win by much. Johnson's recursive region tests are cheaper but break down on
+// the sliver simplices GJK builds on curved surfaces. Returns true when the origin is inside the
+// tetrahedron (the simplex is then left as it is); otherwise reduces the simplex to the face
+// holding the closest point, with its barycentric weights.
+static bool cnSolveSimplex( cnSimplex* s )
 {
-	static const int faces[4][4] = { { 0, 1, 2, 3 }, { 0, 3, 1, 2 }, { 0, 2, 3, 1 }, { 1, 3, 2, 0 } };
-	cnSimplex best = { 0 };
+	int count = s->count;
+	int bestMask = 1;
+	double bestLambda[4] = { 1.0, 0.0, 0.0, 0.0 };
 	double bestDist = INFINITY;
-	bool outside = false;
-	for ( int f = 0; f < 4; ++f )
+
+	for ( int mask = 1; mask < ( 1 << count ); ++mask )
 	{
-		cnVec3 a = s->v[faces[f][0]].w;
-		cnVec3 b = s->v[faces[f][1]].w;
-		cnVec3 c = s->v[faces[f][2]].w;
-		cnVec3 d = s->v[faces[f][3]].w;
-		cnVec3 n = cnCross( cnSub( b, a ), cnSub( c, a ) );
-		double signOrigin = -cnDot( n, a );
-		double signOpposite = cnDot( n, cnSub( d, a ) );
-		// a flat tetrahedron cannot tell inside from outside: every face is then a candidate
-		double flat = 1e-12 * cnLength( n ) * cnLength( cnSub( d, a ) );
-		if ( signOrigin * signOpposite < 0.0 || fabs( signOpposite ) <= flat )
+		int idx[4] = { 0, 0, 0, 0 };
+		int k = 0;
+		for ( int i = 0; i < count; ++i )
 		{
-			outside = true;
-			cnSimplex t = { { s->v[faces[f][0]], s->v[faces[f][1]], s->v[faces[f][2]] }, 3 };
-			cnSolveTriangle( &t );
-			double dist = cnLengthSquared( cnSimplexPoint( &t ) );
-			if ( dist < bestDist )
+			if ( mask & ( 1 << i ) )
 			{
-				bestDist = dist;
-				best = t;
+				idx[k++] = i;
+			}
+		}
+
+		cnVec3 a = s->v[idx[0]].w;
+		double lambda[4] = { 1.0, 0.0, 0.0, 0.0 };
+		cnVec3 p = a;
+		if ( k == 2 )
+		{
+			cnVec3 e = cnSub( s->v[idx[1]].w, a );
+			double ee = cnDot( e, e );
+			double t = ee > 0.0 ? -cnDot( a, e ) / ee : 0.0;
+			if ( t <= 0.0 || t >= 1.0 )
+			{
+				continue;
+			}
+			lambda[0] = 1.0 - t;
+			lambda[1] = t;
+			p = cnMulAdd( a, t, e );
+		}
+		else if ( k == 3 )
+		{
+			// project the origin on the plane through its normal, then weigh by signed areas; both
+			// stay accurate on slivers, unlike the normal equations, whose error grows as 1 / sin^2
+			cnVec3 b = s->v[idx[1]].w, c = s->v[idx[2]].w;
+			cnVec3 n = cnCross( cnSub( b, a ), cnSub( c, a ) );
+			double nn = cnDot( n, n );
+			if ( nn <= 1e-28 * cnLengthSquared( cnSub( b, a ) ) * cnLengthSquared( cnSub( c, a ) ) )
+			{
+				// thinner than 1e-14 rad: its edges stand in
+				continue;
+			}
+			p = cnMulSV( cnDot( a, n ) / nn, n );
+			lambda[0] = cnDot( n, cnCross( cnSub( b, p ), cnSub( c, p ) ) ) / nn;
+			lambda[1] = cnDot( n, cnCross( cnSub( c, p ), cnSub( a, p ) ) ) / nn;
+			lambda[2] = cnDot( n, cnCross( cnSub( a, p ), cnSub( b, p ) ) ) / nn;
+			if ( lambda[0] <= 0.0 || lambda[1] <= 0.0 || lambda[2] <= 0.0 )
+			{
+				continue;
+			}
+		}
+		else if ( k == 4 )
+		{
+			cnVec3 e1 = cnSub( s->v[1].w, a ), e2 = cnSub( s->v[2].w, a ), e3 = cnSub( s->v[3].w, a );
+			double det = cnDot( e1, cnCross( e2, e3 ) );
+			if ( fabs( det ) <= 1e-12 * cnLength( e1 ) * cnLength( e2 ) * cnLength( e3 ) )
+			{
+				continue;
+			}
+			// Cramer's rule on a + l1 e1 + l2 e2 + l3 e3 = 0
+			cnVec3 r = cnNeg( a );
+			double l1 = cnDot( r, cnCross( e2, e3 ) ) / det;
+			double l2 = cnDot( e1, cnCross( r, e3 ) ) / det;
+			double l3 = cnDot( e1, cnCross( e2, r ) ) / det;
+			if ( l1 > 0.0 && l2 > 0.0 && l3 > 0.0 && 1.0 - l1 - l2 - l3 > 0.0 )
+			{
+				return true;
+			}
+			continue;
+		}
+
+		double dist = cnLengthSquared( p );
+		if ( dist < bestDist )
+		{
+			bestDist = dist;
+			bestMask = mask;
+			for ( int i = 0; i < 4; ++i )
+			{
+				bestLambda[i] = lambda[i];
 			}
 		}
 	}
-	if ( outside == false )
+
+	cnSimplex reduced = { 0 };
+	for ( int i = 0; i < count; ++i )
 	{
-		return true;
+		if ( bestMask & ( 1 << i ) )
+		{
+			reduced.v[reduced.count] = s->v[i];
+			reduced.v[reduced.count].a = bestLambda[reduced.count];
+			++reduced.count;
+		}
 	}
-	*s = best;
+	*s = reduced;
 	return false;
 }
 
@@ -360,18 +310,7 @@ static bool cnGjk( const cnGjkShape* sa, const cnGjkShape* sb, double scale, cnS
 
 		cnSimplex backup = *s;
 		s->v[s->count++] = w;
-		switch ( s->count )
-		{
-			case 2:
-				cnSolveSegment( s );
-				break;
-			case 3:
-				cnSolveTriangle( s );
-				break;
-			default:
-				overlap = cnSolveTetrahedron( s );
-				break;
-		}
+		overlap = cnSolveSimplex( s );
 		if ( overlap )
 		{
 			break;
@@ -750,6 +689,8 @@ static bool cnEpa( const cnGjkShape* sa, const cnGjkShape* sb, const cnSimplex* 
 	// a copy of the best face: a failed update may recycle its slot
 	cnEpaFace best = { 0 };
 	bool haveBest = false;
+	// support distance along the best face normal: the overlap of the shapes along that normal
+	double upper = 0.0;
 	int added = 0;
 
 	for ( ;; )
@@ -772,7 +713,8 @@ static bool cnEpa( const cnGjkShape* sa, const cnGjkShape* sb, const cnSimplex* 
 
 		cnSimplexVertex w = cnMakeVertex( sa, sb, best.n );
 		// the true depth lies between best.d (the polytope is inside B - A) and dot(n, w)
-		if ( cnDot( best.n, w.w ) - best.d <= tol || p->vertexCount == CN_EPA_MAX_VERTICES )
+		upper = cnDot( best.n, w.w );
+		if ( upper - best.d <= tol || p->vertexCount == CN_EPA_MAX_VERTICES )
 		{
 			break;
 		}
@@ -807,11 +749,18 @@ static bool cnEpa( const cnGjkShape* sa, const cnGjkShape* sb, const cnSimplex* 
 		b2 = ( d00 * d21 - d01 * d20 ) / den;
 	}
 	double b0 = 1.0 - b1 - b2;
-	out->pointA = cnAdd( cnAdd( cnMulSV( b0, v0->wA ), cnMulSV( b1, v1->wA ) ), cnMulSV( b2, v2->wA ) );
-	out->pointB = cnAdd( cnAdd( cnMulSV( b0, v0->wB ), cnMulSV( b1, v1->wB ) ), cnMulSV( b2, v2->wB ) );
+	cnVec3 pa = cnAdd( cnAdd( cnMulSV( b0, v0->wA ), cnMulSV( b1, v1->wA ) ), cnMulSV( b2, v2->wA ) );
+	cnVec3 pb = cnAdd( cnAdd( cnMulSV( b0, v0->wB ), cnMulSV( b1, v1->wB ) ), cnMulSV( b2, v2->wB ) );
+	// Report the overlap along the chosen normal (the upper bound): it equals the depth once EPA
+	// has converged, and when the vertex budget ran out first it is still exactly how far B must
+	// move along the normal, so the normal and the depth stay consistent. The witness points
+	// are spread apart by the difference about their midpoint.
+	double extra = 0.5 * ( upper - best.d );
+	out->pointA = cnMulSub( pa, extra, best.n );
+	out->pointB = cnMulAdd( pb, extra, best.n );
 	// the face normal points out of B - A; B leaves A along its opposite
 	out->normal = cnNeg( best.n );
-	out->distance = -best.d;
+	out->distance = -upper;
 	out->epaIterations = added;
 	out->overlap = true;
 	return true;
@@ -825,6 +774,47 @@ static void cnSimplexWitness( const cnSimplex* s, cnVec3* pa, cnVec3* pb )
 		*pa = cnMulAdd( *pa, s->v[i].a, s->v[i].wA );
 		*pb = cnMulAdd( *pb, s->v[i].a, s->v[i].wB );
 	}
+}
+
+// Overlap of two rounded shapes (spheres, capsules) whose cores meet, with s the final core simplex.
+static void cnCoreOverlap( const cnGeometry* a, const cnGeometry* b, cnTransform xfBA, const cnSimplex* s,
+						   cnDistanceOutput* out )
+{
+	cnVec3 axisA = a->type == cnShape_capsule ? cnV3( 0.0, 0.0, 1.0 ) : cnVec3_zero;
+	cnVec3 axisB = b->type == cnShape_capsule ? cnRotate( xfBA.q, cnV3( 0.0, 0.0, 1.0 ) ) : cnVec3_zero;
+	cnVec3 c = xfBA.p;
+	cnVec3 n = cnCross( axisA, axisB );
+	if ( cnLengthSquared( n ) < 1e-12 )
+	{
+		// a point or parallel segments: any direction across the segment will do; prefer the
+		// one between the centres
+		cnVec3 e = cnLengthSquared( axisA ) > 0.0 ? axisA : axisB;
+		n = cnMulSub( c, cnDot( c, e ), e );
+		if ( cnLengthSquared( n ) <= 1e-24 * ( cnLengthSquared( c ) + 1.0 ) )
+		{
+			n = cnLengthSquared( e ) > 0.0 ? cnPerp( e ) : cnV3( 0.0, 0.0, 1.0 );
+		}
+	}
+	n = cnNormalize( n );
+	if ( cnDot( n, c ) < 0.0 )
+	{
+		n = cnNeg( n );
+	}
+
+	cnSimplex w = *s;
+	if ( w.count == 4 )
+	{
+		// cannot happen for flat core differences; keep one vertex to stay defined
+		w.count = 1;
+		w.v[0].a = 1.0;
+	}
+	cnVec3 pa, pb;
+	cnSimplexWitness( &w, &pa, &pb );
+	out->pointA = cnMulAdd( pa, a->radius, n );
+	out->pointB = cnMulSub( pb, b->radius, n );
+	out->normal = n;
+	out->distance = -( a->radius + b->radius );
+	out->overlap = true;
 }
 
 cnDistanceOutput cnShapeDistanceLocal( const cnGeometry* a, const cnGeometry* b, cnTransform xfBA )
@@ -854,6 +844,15 @@ cnDistanceOutput cnShapeDistanceLocal( const cnGeometry* a, const cnGeometry* b,
 		out.pointB = cnMulSub( pb, rB, n );
 		out.normal = n;
 		out.distance = dist - rA - rB;
+		return out;
+	}
+
+	if ( rA > 0.0 && rB > 0.0 )
+	{
+		// two rounded shapes whose cores meet: the difference of the cores is flat (a point, a
+		// segment or a parallelogram) and holds the origin, so the shapes overlap by exactly rA + rB
+		// across it. EPA would have to wrap the whole round difference to find that.
+		cnCoreOverlap( a, b, xfBA, &s, &out );
 		return out;
 	}
 

@@ -206,6 +206,45 @@ struct cnRecorder
 	char error[256];
 };
 
+// Keeps only the size fields of the shape's type and zeroes the others, whatever the def held
+// for them, so every written field is meaningful and finite (the reader checks them all).
+static cnShapeDef cnShapeDefForRecording( cnShapeDef def )
+{
+	cnShapeDef out = def;
+	out.radius = 0.0;
+	out.halfExtents = cnVec3_zero;
+	out.halfHeight = 0.0;
+	out.normal = cnVec3_zero;
+	out.offset = 0.0;
+	switch ( def.type )
+	{
+		case cnShape_sphere:
+			out.radius = def.radius;
+			break;
+		case cnShape_box:
+			out.halfExtents = def.halfExtents;
+			break;
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			out.radius = def.radius;
+			out.halfHeight = def.halfHeight;
+			break;
+		case cnShape_plane:
+			out.normal = def.normal;
+			out.offset = def.offset;
+			break;
+		default:
+			break;
+	}
+	return out;
+}
+
+// Colours are display values; the library does not restrict them, the format does: [0, 1].
+static float cnClampColor( float c )
+{
+	return c >= 0.0f ? ( c <= 1.0f ? c : 1.0f ) : 0.0f;
+}
+
 static void cnRecorder_Free( cnRecorder* r )
 {
 	free( r->path );
@@ -297,7 +336,7 @@ cnRecorder* cnRecorder_Create( const char* path, const cnWorld* world, const cha
 		cnBytes_U32( &b, (uint32_t)shapeCount );
 		for ( int j = 0; j < shapeCount; ++j )
 		{
-			cnShapeDef def = cnShape_GetDef( world, list[j] );
+			cnShapeDef def = cnShapeDefForRecording( cnShape_GetDef( world, list[j] ) );
 			cnMaterialDef material = cnWorld_GetMaterial( world, def.material );
 			cnBytes_U32( &b, (uint32_t)def.type );
 			cnBytes_F64( &b, def.radius );
@@ -316,9 +355,9 @@ cnRecorder* cnRecorder_Create( const char* path, const cnWorld* world, const cha
 			cnBytes_F64( &b, def.orientation.x );
 			cnBytes_F64( &b, def.orientation.y );
 			cnBytes_F64( &b, def.orientation.z );
-			cnBytes_F32( &b, material.color[0] );
-			cnBytes_F32( &b, material.color[1] );
-			cnBytes_F32( &b, material.color[2] );
+			cnBytes_F32( &b, cnClampColor( material.color[0] ) );
+			cnBytes_F32( &b, cnClampColor( material.color[1] ) );
+			cnBytes_F32( &b, cnClampColor( material.color[2] ) );
 		}
 		if ( list != shapes )
 		{

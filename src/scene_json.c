@@ -566,6 +566,32 @@ static bool cnReadBool( cnLoader* L, const cJSON* obj, const char* key, bool* va
 	return ok;
 }
 
+static bool cnReadInteger( cnLoader* L, const cJSON* obj, const char* key, double lower, double upper, double* value )
+{
+	const cJSON* item = cnField( obj, key );
+	if ( item == NULL )
+	{
+		return true;
+	}
+	int saved = cnPushKey( L, key );
+	bool ok = cnIntegerValue( L, item, lower, upper, value );
+	cnPopPath( L, saved );
+	return ok;
+}
+
+static bool cnReadBits( cnLoader* L, const cJSON* obj, const char* key, uint64_t* bits )
+{
+	const cJSON* item = cnField( obj, key );
+	if ( item == NULL )
+	{
+		return true;
+	}
+	int saved = cnPushKey( L, key );
+	bool ok = cnBitsValue( L, item, bits );
+	cnPopPath( L, saved );
+	return ok;
+}
+
 // An orientation given as "orientation" (quaternion) or "euler_deg", never both.
 static bool cnReadOrientation( cnLoader* L, const cJSON* obj, cnQuat* q )
 {
@@ -674,6 +700,36 @@ static bool cnMaterialByName( cnLoader* L, const char* name, cnMaterialId* id )
 		used = n > 0 && used + n < (int)sizeof( list ) ? used + n : used;
 	}
 	return cnFail( L, "unknown material \"%s\" (defined: %s)", name, list );
+}
+
+// Reads obj[key] as a material name and resolves it.
+static bool cnReadMaterial( cnLoader* L, const cJSON* obj, const char* key, cnMaterialId* id )
+{
+	const cJSON* item = cnField( obj, key );
+	if ( item == NULL )
+	{
+		return true;
+	}
+	const char* name = NULL;
+	int saved = cnPushKey( L, key );
+	bool ok = cnStringValue( L, item, &name ) && cnMaterialByName( L, name, id );
+	cnPopPath( L, saved );
+	return ok;
+}
+
+// Reads obj[key] as a body name and resolves it.
+static bool cnReadBody( cnLoader* L, const cJSON* obj, const char* key, cnBodyId* id )
+{
+	const cJSON* item = cnField( obj, key );
+	if ( item == NULL )
+	{
+		return true;
+	}
+	const char* name = NULL;
+	int saved = cnPushKey( L, key );
+	bool ok = cnStringValue( L, item, &name ) && cnBodyByName( L, name, id );
+	cnPopPath( L, saved );
+	return ok;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -947,53 +1003,19 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 			break;
 	}
 
-	// pose and material
+	// pose, material and collision filter
 	def.material = bodyMaterial;
-	const char* materialName = NULL;
+	double group = 0.0;
 	if ( cnReadVec3( L, s, "position", cnCheck_any, &def.position ) == false ||
 		 cnReadOrientation( L, s, &def.orientation ) == false ||
-		 cnReadString( L, s, "material", &materialName ) == false )
+		 cnReadMaterial( L, s, "material", &def.material ) == false ||
+		 cnReadBits( L, s, "category", &def.categoryBits ) == false ||
+		 cnReadBits( L, s, "mask", &def.maskBits ) == false ||
+		 cnReadInteger( L, s, "group", (double)INT32_MIN, (double)INT32_MAX, &group ) == false )
 	{
 		return false;
 	}
-	if ( materialName != NULL )
-	{
-		int saved = cnPushKey( L, "material" );
-		if ( cnMaterialByName( L, materialName, &def.material ) == false )
-		{
-			return false;
-		}
-		cnPopPath( L, saved );
-	}
-
-	// collision filter
-	const char* filterKeys[2] = { "category", "mask" };
-	uint64_t* filterBits[2] = { &def.categoryBits, &def.maskBits };
-	for ( int i = 0; i < 2; ++i )
-	{
-		const cJSON* item = cnField( s, filterKeys[i] );
-		if ( item != NULL )
-		{
-			int saved = cnPushKey( L, filterKeys[i] );
-			if ( cnBitsValue( L, item, filterBits[i] ) == false )
-			{
-				return false;
-			}
-			cnPopPath( L, saved );
-		}
-	}
-	const cJSON* group = cnField( s, "group" );
-	if ( group != NULL )
-	{
-		double g = 0.0;
-		int saved = cnPushKey( L, "group" );
-		if ( cnIntegerValue( L, group, (double)INT32_MIN, (double)INT32_MAX, &g ) == false )
-		{
-			return false;
-		}
-		cnPopPath( L, saved );
-		def.groupIndex = (int32_t)g;
-	}
+	def.groupIndex = (int32_t)group;
 
 	cnShapeId id = cnCreateShape( L->world, body, &def );
 	if ( id.index < 0 )
@@ -1059,24 +1081,10 @@ static bool cnLoadBody( cnLoader* L, const cJSON* b )
 	}
 
 	cnMaterialId material = 0;
-	const char* materialName = NULL;
-	if ( cnReadString( L, b, "material", &materialName ) == false )
-	{
-		return false;
-	}
-	if ( materialName != NULL )
-	{
-		int saved = cnPushKey( L, "material" );
-		if ( cnMaterialByName( L, materialName, &material ) == false )
-		{
-			return false;
-		}
-		cnPopPath( L, saved );
-	}
-
 	double mass = 0.0;
 	bool hasMass = cnField( b, "mass" ) != NULL;
-	if ( cnReadVec3( L, b, "position", cnCheck_any, &def.position ) == false ||
+	if ( cnReadMaterial( L, b, "material", &material ) == false ||
+		 cnReadVec3( L, b, "position", cnCheck_any, &def.position ) == false ||
 		 cnReadOrientation( L, b, &def.orientation ) == false ||
 		 cnReadVec3( L, b, "velocity", cnCheck_any, &def.linearVelocity ) == false ||
 		 cnReadVec3( L, b, "angular_velocity", cnCheck_any, &def.angularVelocity ) == false ||
@@ -1230,25 +1238,15 @@ static bool cnLoadForce( cnLoader* L, const cJSON* f, cnBodyId body, bool isTorq
 	if ( target )
 	{
 		double magnitude = 0.0;
-		const char* targetName = NULL;
 		if ( cnRequire( L, f, "magnitude", "newtons" ) == false ||
 			 cnReadNumber( L, f, "magnitude", cnCheck_nonNegative, &magnitude ) == false ||
-			 cnReadString( L, f, "target", &targetName ) == false ||
+			 cnReadBody( L, f, "target", &def.target ) == false ||
 			 cnReadVec3( L, f, "target_point", cnCheck_any, &def.targetPoint ) == false )
 		{
 			return false;
 		}
 		// the library takes the magnitude as the length of the vector
 		def.vector = cnV3( magnitude, 0.0, 0.0 );
-		if ( targetName != NULL )
-		{
-			int saved = cnPushKey( L, "target" );
-			if ( cnBodyByName( L, targetName, &def.target ) == false )
-			{
-				return false;
-			}
-			cnPopPath( L, saved );
-		}
 	}
 	else if ( cnRequire( L, f, "vector", isTorque ? "[x, y, z] in N m" : "[x, y, z] in N" ) == false ||
 			  cnReadVec3( L, f, "vector", cnCheck_any, &def.vector ) == false )
@@ -1434,7 +1432,6 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	const char* schema = NULL;
 	const char* method = NULL;
 	double subSteps = settings.subSteps;
-	const cJSON* subStepsItem = cnField( root, "substeps" );
 	if ( cnReadString( L, root, "name", &name ) == false ||
 		 cnReadString( L, root, "description", &description ) == false ||
 		 cnReadString( L, root, "$schema", &schema ) == false ||
@@ -1443,19 +1440,11 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnReadNumber( L, root, "duration", cnCheck_nonNegative, &settings.duration ) == false ||
 		 cnReadNumber( L, root, "fps", cnCheck_positive, &settings.fps ) == false ||
 		 cnReadString( L, root, "method", &method ) == false ||
-		 cnReadBool( L, root, "sleep", &worldDef.enableSleep ) == false )
+		 cnReadBool( L, root, "sleep", &worldDef.enableSleep ) == false ||
+		 cnReadInteger( L, root, "substeps", 1.0, 64.0, &subSteps ) == false )
 	{
+		// (64 sub-steps is the library's limit: more is a mistake, not a setting)
 		return NULL;
-	}
-	if ( subStepsItem != NULL )
-	{
-		// the library's limit: more sub-steps than this is a mistake, not a setting
-		int saved = cnPushKey( L, "substeps" );
-		if ( cnIntegerValue( L, subStepsItem, 1.0, 64.0, &subSteps ) == false )
-		{
-			return NULL;
-		}
-		cnPopPath( L, saved );
 	}
 	settings.subSteps = (int)subSteps;
 	if ( method != NULL && cnMethodFromName( method, &settings.method ) == false )

@@ -73,7 +73,12 @@ static void cnIntegrateVelocities( cnStepContext* context )
 
 		// angular: implicit midpoint in the body frame
 		cnVec3 w = state->w;
-		if ( sim->invI.cx.x != 0.0 || sim->invI.cy.y != 0.0 || sim->invI.cz.z != 0.0 )
+		if ( body->isotropic )
+		{
+			// w x (I w) vanishes when I is a multiple of the identity
+			w = cnAdd( w, cnMulMV( sim->invI, cnMulSV( h, body->torque ) ) );
+		}
+		else if ( sim->invI.cx.x != 0.0 || sim->invI.cy.y != 0.0 || sim->invI.cz.z != 0.0 )
 		{
 			cnQuat q = cnMulQuat( state->dq, body->xf.q );
 			cnVec3 wLocal = cnInvRotate( q, w );

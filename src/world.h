@@ -38,6 +38,8 @@ typedef struct cnBody
 	// mass properties; inertia about the centre of mass in body coordinates
 	double mass, invMass;
 	cnMat3 inertia, invInertia;
+	// the inertia is a multiple of the identity (sphere, cube): no gyroscopic torque
+	bool isotropic;
 	// user mass override (0 = from density)
 	double massOverride;
 	// full user mass data (mass, centre, inertia) replaces what the shapes give

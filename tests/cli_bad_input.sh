@@ -6,7 +6,8 @@
 # unwritable output exits 1; and in every case no output file is left behind.
 # usage: cli_bad_input.sh CAIRN_EXE SOURCE_DIR BUILD_DIR
 set -u
-CAIRN=$1
+# absolute, since some checks run from other directories
+CAIRN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SOURCE_DIR=$2
 BUILD_DIR=$3
 BAD="$SOURCE_DIR/tests/data/bad"

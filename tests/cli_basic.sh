@@ -4,7 +4,8 @@
 # a closed-form free fall), hash, stats, record + info, info on a scene, demo, bench.
 # usage: cli_basic.sh CAIRN_EXE SOURCE_DIR BUILD_DIR
 set -u
-CAIRN=$1
+# absolute, since some checks run from other directories
+CAIRN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SOURCE_DIR=$2
 BUILD_DIR=$3
 T=$(mktemp -d "${BUILD_DIR}/cli_basic.XXXXXX")

@@ -111,6 +111,12 @@ static cnWorld* buildWorld( void )
 	md.color[1] = 0.25f;
 	md.color[2] = 1.0f;
 	cnMaterialId blue = cnWorld_CreateMaterial( world, &md );
+	// the library does not restrict colours; the recording clamps them to [0, 1]
+	md.name = "glow";
+	md.color[0] = 2.0f;
+	md.color[1] = -1.0f;
+	md.color[2] = 0.5f;
+	cnMaterialId glow = cnWorld_CreateMaterial( world, &md );
 	cnMaterialDef defaultMaterial = cnDefaultMaterialDef();
 	defaultMaterial.color[0] = 0.5f;
 	defaultMaterial.color[1] = 0.5f;
@@ -173,6 +179,7 @@ static cnWorld* buildWorld( void )
 	cylinder.halfHeight = 0.4;
 	// 180 degrees about x
 	cylinder.orientation = ( cnQuat ){ 0.0, 1.0, 0.0, 0.0 };
+	cylinder.material = glow;
 	cnCreateShape( world, roller, &cylinder );
 	return world;
 }
@@ -266,12 +273,15 @@ static void roundTrip( void )
 	cnRecordedShape s = cnRecording_GetShape( rec, 0, 0 );
 	CHECK( s.type == cnShape_plane );
 	CHECK( s.normal.x == 0.0 && s.normal.y == 0.0 && s.normal.z == 1.0 && s.offset == -0.25 );
+	// fields of other shape types are written as zero (the def held the default radius 1)
+	CHECK( s.radius == 0.0 && s.halfHeight == 0.0 && s.halfExtents.x == 0.0 );
 	CHECK( s.color[0] == 0.5f && s.color[1] == 0.5f && s.color[2] == 0.5f );
 	CHECK( sameTransform( s.localPose, cnTransform_identity ) );
 
 	s = cnRecording_GetShape( rec, 1, 0 );
 	CHECK( s.type == cnShape_box );
 	CHECK( s.halfExtents.x == 0.5 && s.halfExtents.y == 0.25 && s.halfExtents.z == 0.125 );
+	CHECK( s.radius == 0.0 && s.normal.z == 0.0 );
 	CHECK( s.localPose.p.x == 0.1 && s.localPose.p.y == 0.2 && s.localPose.p.z == 0.3 );
 	CHECK( s.localPose.q.w == 1.0 && s.localPose.q.x == 0.0 && s.localPose.q.y == 0.0 && s.localPose.q.z == 0.0 );
 	CHECK( s.color[0] == 0.75f && s.color[1] == 0.125f && s.color[2] == 0.0f );
@@ -290,6 +300,7 @@ static void roundTrip( void )
 	s = cnRecording_GetShape( rec, 3, 0 );
 	CHECK( s.type == cnShape_cylinder && s.radius == 0.3 && s.halfHeight == 0.4 );
 	CHECK( s.localPose.q.w == 0.0 && s.localPose.q.x == 1.0 && s.localPose.q.y == 0.0 && s.localPose.q.z == 0.0 );
+	CHECK( s.color[0] == 1.0f && s.color[1] == 0.0f && s.color[2] == 0.5f );
 
 	// frames: time 0 first, then the world times; every transform bit for bit
 	CHECK( cnRecording_GetFrameTime( rec, 0 ) == 0.0 );

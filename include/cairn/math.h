@@ -257,20 +257,25 @@ static inline cnQuat cnQuatFromAxisAngle( cnVec3 axis, double angle )
 /// exact exponential map, so a constant spin is reproduced without drift in the axis.
 static inline cnQuat cnIntegrateRotation( cnQuat q, cnVec3 w, double h )
 {
-	double angle = cnLength( w ) * h;
-	if ( angle < 1e-12 )
+	// dq = (cos(a), sin(a) w / |w|) with a = |w| h / 2. For the small angles of a time step the
+	// series of cos(a) and sin(a) / a are exact to round-off and much cheaper than sin and cos.
+	double a2 = 0.25 * h * h * cnDot( w, w );
+	double c, s;
+	if ( a2 < 0.0025 )
 	{
-		// first order: dq = 0.5 h (0, w) q
-		cnQuat dq = { 0.0, 0.5 * h * w.x, 0.5 * h * w.y, 0.5 * h * w.z };
-		cnQuat r = cnMulQuat( dq, q );
-		r.w += q.w;
-		r.x += q.x;
-		r.y += q.y;
-		r.z += q.z;
-		return cnNormalizeQuat( r );
+		c = 1.0 - a2 * ( 1.0 / 2.0 - a2 * ( 1.0 / 24.0 - a2 * ( 1.0 / 720.0 - a2 * ( 1.0 / 40320.0 ) ) ) );
+		s = 1.0 - a2 * ( 1.0 / 6.0 - a2 * ( 1.0 / 120.0 - a2 * ( 1.0 / 5040.0 - a2 * ( 1.0 / 362880.0 ) ) ) );
 	}
-	cnVec3 axis = cnMulSV( 1.0 / cnLength( w ), w );
-	return cnNormalizeQuat( cnMulQuat( cnQuatFromAxisAngle( axis, angle ), q ) );
+	else
+	{
+		double a = sqrt( a2 );
+		c = cos( a );
+		s = sin( a ) / a;
+	}
+	// s multiplies h/2 w: sin(a) / a * (h / 2) w = sin(a) w / |w|
+	double k = 0.5 * h * s;
+	cnQuat dq = { c, k * w.x, k * w.y, k * w.z };
+	return cnNormalizeQuat( cnMulQuat( dq, q ) );
 }
 
 /// Rotation matrix of the unit quaternion q.

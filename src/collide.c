@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Narrow-phase dispatch: picks the routine for an ordered pair of shape types. Each routine takes
+// its shapes in the order of its name, so a reversed pair is handled by swapping the arguments
+// and flipping the normal, which keeps it pointing from A to B. Points are midway between the
+// surfaces and separations are symmetric, so nothing else changes under the swap.
+#include "collision.h"
+
+static void cnFlipNormal( cnManifold* m )
+{
+	m->normal = cnNeg( m->normal );
+}
+
+void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+				cnManifold* manifold )
+{
+	manifold->pointCount = 0;
+	manifold->normal = cnV3( 0.0, 0.0, 1.0 );
+	cnShapeType ta = a->type, tb = b->type;
+
+	if ( ta == cnShape_plane || tb == cnShape_plane )
+	{
+		if ( ta == tb )
+		{
+			// two half-spaces have no manifold
+			return;
+		}
+		if ( ta == cnShape_plane )
+		{
+			cnCollidePlane( a, xfA, b, xfB, maxDistance, manifold );
+		}
+		else
+		{
+			cnCollidePlane( b, xfB, a, xfA, maxDistance, manifold );
+			cnFlipNormal( manifold );
+		}
+		return;
+	}
+
+	if ( ta == cnShape_cylinder || tb == cnShape_cylinder )
+	{
+		// the general routine takes either order
+		cnCollideConvex( a, xfA, b, xfB, maxDistance, manifold );
+		return;
+	}
+
+	// spheres, boxes and capsules
+	switch ( ta )
+	{
+		case cnShape_sphere:
+			switch ( tb )
+			{
+				case cnShape_sphere:
+					cnCollideSpheres( a, xfA, b, xfB, maxDistance, manifold );
+					return;
+				case cnShape_capsule:
+					cnCollideCapsuleAndSphere( b, xfB, a, xfA, maxDistance, manifold );
+					cnFlipNormal( manifold );
+					return;
+				case cnShape_box:
+					cnCollideBoxAndSphere( b, xfB, a, xfA, maxDistance, manifold );
+					cnFlipNormal( manifold );
+					return;
+				default:
+					return;
+			}
+
+		case cnShape_capsule:
+			switch ( tb )
+			{
+				case cnShape_sphere:
+					cnCollideCapsuleAndSphere( a, xfA, b, xfB, maxDistance, manifold );
+					return;
+				case cnShape_capsule:
+					cnCollideCapsules( a, xfA, b, xfB, maxDistance, manifold );
+					return;
+				case cnShape_box:
+					cnCollideBoxAndCapsule( b, xfB, a, xfA, maxDistance, manifold );
+					cnFlipNormal( manifold );
+					return;
+				default:
+					return;
+			}
+
+		case cnShape_box:
+			switch ( tb )
+			{
+				case cnShape_sphere:
+					cnCollideBoxAndSphere( a, xfA, b, xfB, maxDistance, manifold );
+					return;
+				case cnShape_capsule:
+					cnCollideBoxAndCapsule( a, xfA, b, xfB, maxDistance, manifold );
+					return;
+				case cnShape_box:
+					cnCollideBoxes( a, xfA, b, xfB, maxDistance, manifold );
+					return;
+				default:
+					return;
+			}
+
+		default:
+			return;
+	}
+}

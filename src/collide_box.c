@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+// Box against box: separating axis test over the 15 axes (3 + 3 face normals, 9 edge crosses),
+// then either face clipping (Sutherland-Hodgman of the incident face against the side planes of
+// the reference face) or a single edge-edge point. This is the hot path of box stacks: no
+// allocation, no trigonometry, and everything in the frame of one box so the side planes are
+// axis aligned.
+#include "collision.h"
+
+#include <float.h>
+
+// An edge cross is skipped when the two edges are within about 0.0006 degrees of parallel
+// (sine 1e-5): its axis is then ill-defined and a face axis separates at least as well.
+#define CN_EDGE_PARALLEL_SIN 1e-5
+// A later axis replaces the current best only when it separates by more than this fraction of
+// the best separation's size plus an absolute tolerance (CN_ABS_TOL times the smallest half
+// extent). Resting boxes see several axes with nearly equal separation; this keeps the face of
+// A, then the face of B, then an edge, instead of following rounding noise.
+#define CN_FACE_REL_TOL 0.02
+#define CN_EDGE_REL_TOL 0.05
+#define CN_ABS_TOL 1e-3
+// Incident points this far outside the reference face (times the smallest reference half
+// extent) still count as inside, so a box resting flush on an equal box keeps its four vertices
+// (and their ids) instead of trading them for pairs of clip points at every rounding wobble.
+#define CN_CLIP_SLACK 1e-4
+// Two deepest candidates within this many face sizes of each other count as equally deep.
+#define CN_DEPTH_TOL 1e-4
+
+// Clipping a quad by 4 planes leaves at most 8 vertices.
+#define CN_MAX_CLIP 8
+
+// Feature ids: bits 0-6 the clip key (64 + incident vertex, or 8 * lo + hi of the two lines the
+// point lies on: incident edges 0-3, reference side planes 4-7), bits 7-9 the incident face,
+// bits 10-12 the reference face, bit 13 set when the reference face is on B; bit 14 marks an
+// edge-edge point.
+#define CN_VERTEX_KEY 64u
+#define CN_EDGE_ID ( 1u << 14 )
+#define CN_FALLBACK_KEY 127u
+
+typedef struct cnClipVertex
+{
+	// position in the reference box frame
+	double p[3];
+	// key naming the feature pair that made this vertex
+	uint32_t key;
+	// label of the polygon edge leaving this vertex
+	uint32_t edge;
+} cnClipVertex;
+
+static double cnSign( double x )
+{
+	return x >= 0.0 ? 1.0 : -1.0;
+}
+
+static double cnClampD( double x, double lo, double hi )
+{
+	return x < lo ? lo : ( x > hi ? hi : x );
+}
+
+// Clips polygon in[count] by the plane sign * p[axis] <= limit (label), writing out; returns the
+// new count. A vertex exactly on the plane is kept and makes no new vertex.
+static int cnClipByPlane( const cnClipVertex* in, int count, int axis, double sign, double limit, uint32_t label,
+						  cnClipVertex* out )
+{
+	int outCount = 0;
+	cnClipVertex prev = in[count - 1];
+	double dp = sign * prev.p[axis] - limit;
+	for ( int i = 0; i < count; ++i )
+	{
+		cnClipVertex cur = in[i];
+		double dc = sign * cur.p[axis] - limit;
+		if ( ( dp < 0.0 && dc > 0.0 ) || ( dp > 0.0 && dc < 0.0 ) )
+		{
+			// the segment prev -> cur lies on the line prev.edge; the crossing lies on it and on
+			// this plane
+			double t = dp / ( dp - dc );
+			cnClipVertex x;
+			for ( int k = 0; k < 3; ++k )
+			{
+				x.p[k] = prev.p[k] + t * ( cur.p[k] - prev.p[k] );
+			}
+			// pin the coordinate onto the plane exactly
+			x.p[axis] = sign * limit;
+			uint32_t lo = prev.edge < label ? prev.edge : label;
+			uint32_t hi = prev.edge < label ? label : prev.edge;
+			x.key = 8u * lo + hi;
+			// leaving: the output runs along the plane to the next crossing; entering: along the
+			// old edge
+			x.edge = dc > 0.0 ? label : prev.edge;
+			out[outCount++] = x;
+		}
+		if ( dc <= 0.0 )
+		{
+			out[outCount++] = cur;
+		}
+		prev = cur;
+		dp = dc;
+	}
+	return outCount;
+}
+
+// Picks at most four of count candidates (2D coordinates u, v in the reference face plane):
+// the deepest, the one farthest from it, the one making the largest triangle with those two,
+// and the one adding the most area outside that triangle. Returns the kept count.
+static int cnReducePoints( const double* u, const double* v, const double* sep, int count, double size, int* keep )
+{
+	double minSep = sep[0];
+	for ( int i = 1; i < count; ++i )
+	{
+		minSep = sep[i] < minSep ? sep[i] : minSep;
+	}
+	// among nearly equally deep points the first wins, so a flat contact keeps its choice
+	int i0 = 0;
+	while ( sep[i0] > minSep + CN_DEPTH_TOL * size )
+	{
+		++i0;
+	}
+	keep[0] = i0;
+
+	double lengthTol = 1e-6 * size;
+	int i1 = -1;
+	double best = lengthTol * lengthTol;
+	for ( int i = 0; i < count; ++i )
+	{
+		double du = u[i] - u[i0], dv = v[i] - v[i0];
+		double dd = du * du + dv * dv;
+		if ( dd > best )
+		{
+			best = dd;
+			i1 = i;
+		}
+	}
+	if ( i1 < 0 )
+	{
+		return 1;
+	}
+	keep[1] = i1;
+
+	double eu = u[i1] - u[i0], ev = v[i1] - v[i0];
+	double areaTol = lengthTol * sqrt( best );
+	int i2 = -1;
+	double bestArea = areaTol;
+	double sign = 1.0;
+	for ( int i = 0; i < count; ++i )
+	{
+		double area = eu * ( v[i] - v[i0] ) - ev * ( u[i] - u[i0] );
+		if ( fabs( area ) > bestArea )
+		{
+			bestArea = fabs( area );
+			sign = cnSign( area );
+			i2 = i;
+		}
+	}
+	if ( i2 < 0 )
+	{
+		return 2;
+	}
+	keep[2] = i2;
+
+	// the triangle i0 i1 i2 turns by sign; a point outside an edge has the opposite sign
+	int tri[3] = { i0, i1, i2 };
+	int i3 = -1;
+	double bestAdded = areaTol;
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( i == i0 || i == i1 || i == i2 )
+		{
+			continue;
+		}
+		for ( int e = 0; e < 3; ++e )
+		{
+			int a = tri[e], b = tri[( e + 1 ) % 3];
+			double added = -sign * ( ( u[b] - u[a] ) * ( v[i] - v[a] ) - ( v[b] - v[a] ) * ( u[i] - u[a] ) );
+			if ( added > bestAdded )
+			{
+				bestAdded = added;
+				i3 = i;
+			}
+		}
+	}
+	if ( i3 < 0 )
+	{
+		return 3;
+	}
+	keep[3] = i3;
+	return 4;
+}
+
+// Face contact. The reference box (half extents hR) sits at the origin of its frame; the incident
+// box has half extents hI, axes rot[.][k] (column k is its axis k in the reference frame) and
+// centre c. The reference face is axis i on side sR (its outward normal points at the incident
+// box). xfR moves reference-frame points to the world; flip is set when the reference box is B,
+// whose face normal then points from B to A. Returns the point count.
+static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3], const double c[3], int i,
+						double sR, cnTransform xfR, bool refIsB, double maxDistance, cnManifold* m )
+{
+	// incident face: the face of the incident box most anti-parallel to the reference normal
+	int k = 0;
+	for ( int kk = 1; kk < 3; ++kk )
+	{
+		k = fabs( rot[i][kk] ) > fabs( rot[i][k] ) ? kk : k;
+	}
+	double sI = rot[i][k] * sR > 0.0 ? -1.0 : 1.0;
+	int k1 = ( k + 1 ) % 3, k2 = ( k + 2 ) % 3;
+
+	// its four vertices in the reference frame, counter-clockwise about its outward normal
+	double fc[3], ex[3], ey[3];
+	for ( int r = 0; r < 3; ++r )
+	{
+		fc[r] = c[r] + sI * hI[k] * rot[r][k];
+		ex[r] = hI[k1] * rot[r][k1];
+		ey[r] = hI[k2] * rot[r][k2];
+	}
+	static const double su[4] = { 1.0, -1.0, -1.0, 1.0 };
+	static const double sv[4] = { 1.0, 1.0, -1.0, -1.0 };
+	cnClipVertex bufA[CN_MAX_CLIP], bufB[CN_MAX_CLIP];
+	for ( int q = 0; q < 4; ++q )
+	{
+		// reversed order on the negative face keeps the winding about the outward normal
+		int w = sI > 0.0 ? q : 3 - q;
+		double a = su[w], b = sv[w];
+		for ( int r = 0; r < 3; ++r )
+		{
+			bufA[q].p[r] = fc[r] + a * ex[r] + b * ey[r];
+		}
+		// box vertex id: bit r set when the vertex is on the positive side of incident axis r
+		double s3[3];
+		s3[k] = sI;
+		s3[k1] = a;
+		s3[k2] = b;
+		uint32_t vid = ( s3[0] > 0.0 ? 1u : 0u ) | ( s3[1] > 0.0 ? 2u : 0u ) | ( s3[2] > 0.0 ? 4u : 0u );
+		bufA[q].key = CN_VERTEX_KEY + vid;
+		bufA[q].edge = (uint32_t)q;
+	}
+
+	// clip against the four side planes of the reference face, slightly widened
+	int j1 = ( i + 1 ) % 3, j2 = ( i + 2 ) % 3;
+	double size = hR[j1] < hR[j2] ? hR[j1] : hR[j2];
+	double slack = CN_CLIP_SLACK * size;
+	cnClipVertex* src = bufA;
+	cnClipVertex* dst = bufB;
+	int count = 4;
+	count = cnClipByPlane( src, count, j1, 1.0, hR[j1] + slack, 4u, dst );
+	if ( count > 0 )
+	{
+		count = cnClipByPlane( dst, count, j1, -1.0, hR[j1] + slack, 5u, src );
+	}
+	if ( count > 0 )
+	{
+		count = cnClipByPlane( src, count, j2, 1.0, hR[j2] + slack, 6u, dst );
+	}
+	if ( count > 0 )
+	{
+		count = cnClipByPlane( dst, count, j2, -1.0, hR[j2] + slack, 7u, src );
+	}
+	// the result is in src
+
+	// separations from the reference face plane; keep those within reach
+	double u[CN_MAX_CLIP], v[CN_MAX_CLIP], sep[CN_MAX_CLIP];
+	int index[CN_MAX_CLIP];
+	int n = 0;
+	for ( int q = 0; q < count; ++q )
+	{
+		double s = sR * src[q].p[i] - hR[i];
+		if ( s <= maxDistance )
+		{
+			u[n] = src[q].p[j1];
+			v[n] = src[q].p[j2];
+			sep[n] = s;
+			index[n] = q;
+			++n;
+		}
+	}
+
+	uint32_t refFace = (uint32_t)( 2 * i + ( sR > 0.0 ? 1 : 0 ) );
+	uint32_t incFace = (uint32_t)( 2 * k + ( sI > 0.0 ? 1 : 0 ) );
+	uint32_t idBase = ( incFace << 7 ) | ( refFace << 10 ) | ( refIsB ? 1u << 13 : 0u );
+
+	if ( n == 0 )
+	{
+		if ( count > 0 )
+		{
+			return 0;
+		}
+		// The incident face missed the reference face altogether. When separated that means no
+		// contact; when overlapping (a steep, deep penetration) use the incident box's deepest
+		// vertex so the pair is still pushed apart.
+		double p[3];
+		for ( int r = 0; r < 3; ++r )
+		{
+			p[r] = c[r];
+			for ( int kk = 0; kk < 3; ++kk )
+			{
+				p[r] -= cnSign( sR * rot[i][kk] ) * hI[kk] * rot[r][kk];
+			}
+		}
+		double s = sR * p[i] - hR[i];
+		if ( s >= 0.0 || fabs( p[j1] ) > hR[j1] || fabs( p[j2] ) > hR[j2] )
+		{
+			return 0;
+		}
+		src[0].p[0] = p[0];
+		src[0].p[1] = p[1];
+		src[0].p[2] = p[2];
+		src[0].key = CN_FALLBACK_KEY;
+		sep[0] = s;
+		index[0] = 0;
+		n = 1;
+	}
+
+	int keep[4] = { 0, 1, 2, 3 };
+	int kept = n;
+	if ( n > 4 )
+	{
+		kept = cnReducePoints( u, v, sep, n, size, keep );
+	}
+
+	double nr[3] = { 0.0, 0.0, 0.0 };
+	nr[i] = sR;
+	cnVec3 nR = cnV3( nr[0], nr[1], nr[2] );
+	cnVec3 normal = cnRotate( xfR.q, nR );
+	m->normal = refIsB ? cnNeg( normal ) : normal;
+	for ( int q = 0; q < kept; ++q )
+	{
+		int idx = keep[q];
+		const cnClipVertex* cv = src + index[idx];
+		// midway between the incident point and its projection onto the reference face
+		cnVec3 p = cnV3( cv->p[0], cv->p[1], cv->p[2] );
+		p = cnMulSub( p, 0.5 * sep[idx], nR );
+		cnManifoldPoint* mp = m->points + q;
+		mp->point = cnTransformPoint( xfR, p );
+		mp->separation = sep[idx];
+		mp->id = idBase | cv->key;
+	}
+	return kept;
+}
+
+void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					 cnManifold* m )
+{
+	m->pointCount = 0;
+	const double hA[3] = { a->halfExtents.x, a->halfExtents.y, a->halfExtents.z };
+	const double hB[3] = { b->halfExtents.x, b->halfExtents.y, b->halfExtents.z };
+
+	// B in A's frame: c[r][k] is component r of B's axis k, t is B's centre
+	cnMat3 rm = cnMat3FromQuat( cnInvMulQuat( xfA.q, xfB.q ) );
+	cnVec3 tv = cnInvRotate( xfA.q, cnSub( xfB.p, xfA.p ) );
+	const double t[3] = { tv.x, tv.y, tv.z };
+	double c[3][3] = { { rm.cx.x, rm.cy.x, rm.cz.x }, { rm.cx.y, rm.cy.y, rm.cz.y }, { rm.cx.z, rm.cy.z, rm.cz.z } };
+	double ac[3][3];
+	for ( int r = 0; r < 3; ++r )
+	{
+		for ( int k = 0; k < 3; ++k )
+		{
+			ac[r][k] = fabs( c[r][k] );
+		}
+	}
+
+	// face axes of A
+	double sepA = -DBL_MAX;
+	int axisA = 0;
+	for ( int i = 0; i < 3; ++i )
+	{
+		double rB = ac[i][0] * hB[0] + ac[i][1] * hB[1] + ac[i][2] * hB[2];
+		double s = fabs( t[i] ) - hA[i] - rB;
+		if ( s > maxDistance )
+		{
+			return;
+		}
+		if ( s > sepA )
+		{
+			sepA = s;
+			axisA = i;
+		}
+	}
+
+	// face axes of B
+	double sepB = -DBL_MAX;
+	int axisB = 0;
+	double tB[3];
+	for ( int k = 0; k < 3; ++k )
+	{
+		tB[k] = c[0][k] * t[0] + c[1][k] * t[1] + c[2][k] * t[2];
+		double rA = ac[0][k] * hA[0] + ac[1][k] * hA[1] + ac[2][k] * hA[2];
+		double s = fabs( tB[k] ) - rA - hB[k];
+		if ( s > maxDistance )
+		{
+			return;
+		}
+		if ( s > sepB )
+		{
+			sepB = s;
+			axisB = k;
+		}
+	}
+
+	// edge axes e_i x b_k, unnormalised: with i1, i2 (k1, k2) the other two axes,
+	// |e_i x b_k| = sqrt(c[i1][k]^2 + c[i2][k]^2), the centre projects to t[i2] c[i1][k] - t[i1] c[i2][k],
+	// A's radius is hA[i1] |c[i2][k]| + hA[i2] |c[i1][k]| and B's hB[k1] |c[i][k2]| + hB[k2] |c[i][k1]|
+	double sepE = -DBL_MAX;
+	int edgeI = -1, edgeK = -1;
+	for ( int i = 0; i < 3; ++i )
+	{
+		int i1 = ( i + 1 ) % 3, i2 = ( i + 2 ) % 3;
+		for ( int k = 0; k < 3; ++k )
+		{
+			int k1 = ( k + 1 ) % 3, k2 = ( k + 2 ) % 3;
+			double len2 = c[i1][k] * c[i1][k] + c[i2][k] * c[i2][k];
+			if ( len2 < CN_EDGE_PARALLEL_SIN * CN_EDGE_PARALLEL_SIN )
+			{
+				continue;
+			}
+			double len = sqrt( len2 );
+			double tl = t[i2] * c[i1][k] - t[i1] * c[i2][k];
+			double rA = hA[i1] * ac[i2][k] + hA[i2] * ac[i1][k];
+			double rB = hB[k1] * ac[i][k2] + hB[k2] * ac[i][k1];
+			double s = ( fabs( tl ) - rA - rB ) / len;
+			if ( s > maxDistance )
+			{
+				return;
+			}
+			if ( s > sepE )
+			{
+				sepE = s;
+				edgeI = i;
+				edgeK = k;
+			}
+		}
+	}
+
+	double size = hA[0];
+	for ( int r = 0; r < 3; ++r )
+	{
+		size = hA[r] < size ? hA[r] : size;
+		size = hB[r] < size ? hB[r] : size;
+	}
+	double absTol = CN_ABS_TOL * size;
+
+	// the best face: A's unless B's is clearly better
+	bool useB = sepB > sepA + CN_FACE_REL_TOL * fabs( sepA ) + absTol;
+	double sepFace = useB ? sepB : sepA;
+
+	if ( edgeI >= 0 && sepE > sepFace + CN_EDGE_REL_TOL * fabs( sepFace ) + absTol )
+	{
+		// edge-edge: the normal e_i x b_k points from A to B
+		int i = edgeI, k = edgeK;
+		double bk[3] = { c[0][k], c[1][k], c[2][k] };
+		double ei[3] = { 0.0, 0.0, 0.0 };
+		ei[i] = 1.0;
+		cnVec3 nv = cnNormalize( cnCross( cnV3( ei[0], ei[1], ei[2] ), cnV3( bk[0], bk[1], bk[2] ) ) );
+		if ( nv.x * t[0] + nv.y * t[1] + nv.z * t[2] < 0.0 )
+		{
+			nv = cnNeg( nv );
+		}
+		double n[3] = { nv.x, nv.y, nv.z };
+
+		// A's edge: along e_i, at the corner of A farthest along n
+		double pa[3];
+		uint32_t signs = 0;
+		for ( int r = 0; r < 3; ++r )
+		{
+			double s = cnSign( n[r] );
+			pa[r] = r == i ? 0.0 : s * hA[r];
+			signs |= ( r != i && s > 0.0 ) ? 1u << r : 0u;
+		}
+		// B's edge: along b_k, at the corner of B farthest along -n
+		double pb[3] = { t[0], t[1], t[2] };
+		for ( int l = 0; l < 3; ++l )
+		{
+			if ( l == k )
+			{
+				continue;
+			}
+			double s = -cnSign( n[0] * c[0][l] + n[1] * c[1][l] + n[2] * c[2][l] );
+			for ( int r = 0; r < 3; ++r )
+			{
+				pb[r] += s * hB[l] * c[r][l];
+			}
+			signs |= s > 0.0 ? 8u << l : 0u;
+		}
+
+		// closest points of the two edge lines (not parallel here), clamped to the edges
+		double w[3] = { pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2] };
+		double ab = bk[i];
+		double q1 = w[i];
+		double q2 = -( bk[0] * w[0] + bk[1] * w[1] + bk[2] * w[2] );
+		double den = 1.0 - ab * ab;
+		double sa = cnClampD( ( q1 + ab * q2 ) / den, -hA[i], hA[i] );
+		double sb = cnClampD( ( ab * q1 + q2 ) / den, -hB[k], hB[k] );
+		double mid[3];
+		for ( int r = 0; r < 3; ++r )
+		{
+			double ca = pa[r] + ( r == i ? sa : 0.0 );
+			double cb = pb[r] + sb * bk[r];
+			mid[r] = 0.5 * ( ca + cb );
+		}
+
+		m->normal = cnRotate( xfA.q, nv );
+		cnManifoldPoint* mp = m->points + 0;
+		mp->point = cnTransformPoint( xfA, cnV3( mid[0], mid[1], mid[2] ) );
+		mp->separation = sepE;
+		mp->id = CN_EDGE_ID | ( (uint32_t)( 3 * i + k ) << 6 ) | signs;
+		m->pointCount = 1;
+		return;
+	}
+
+	if ( useB == false )
+	{
+		m->pointCount = cnClipFaces( hA, hB, c, t, axisA, cnSign( t[axisA] ), xfA, false, maxDistance, m );
+	}
+	else
+	{
+		// A seen from B: the transpose rotation and A's centre -C^T t
+		double ct[3][3];
+		for ( int r = 0; r < 3; ++r )
+		{
+			for ( int k = 0; k < 3; ++k )
+			{
+				ct[r][k] = c[k][r];
+			}
+		}
+		double tA[3] = { -tB[0], -tB[1], -tB[2] };
+		m->pointCount = cnClipFaces( hB, hA, ct, tA, axisB, cnSign( tA[axisB] ), xfB, true, maxDistance, m );
+	}
+}
