@@ -85,7 +85,7 @@ cnWorldDef cnDefaultWorldDef( void )
 	memset( &def, 0, sizeof( def ) );
 	def.gravity = cnV3( 0.0, 0.0, -9.81 );
 	def.method = cnMethod_impulse;
-	def.subSteps = 4;
+	def.subSteps = 8;
 	def.contactHertz = 30.0;
 	def.contactDampingRatio = 10.0;
 	def.maxPushVelocity = 3.0;

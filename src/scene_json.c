@@ -1425,7 +1425,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	settings.duration = 5.0;
 	settings.fps = 60.0;
 	settings.method = cnMethod_impulse;
-	settings.subSteps = 4;
+	settings.subSteps = cnDefaultWorldDef().subSteps;
 	cnWorldDef worldDef = cnDefaultWorldDef();
 	const char* name = NULL;
 	const char* description = "";

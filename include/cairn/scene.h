@@ -21,7 +21,7 @@ typedef struct cnScene
 	double duration; // "duration", default 5 s
 	double fps; // "fps", default 60
 	cnMethod method; // "method"
-	int subSteps; // "substeps", default 4
+	int subSteps; // "substeps", default 8
 } cnScene;
 
 /// Loads a JSON scene file. Returns NULL on failure and writes one line into error:

@@ -231,7 +231,7 @@ typedef struct cnStats
 	int64_t bytes;
 } cnStats;
 
-/// World defaults: gravity (0, 0, -9.81), impulse method, 4 sub-steps.
+/// World defaults: gravity (0, 0, -9.81), impulse method, 8 sub-steps.
 cnWorldDef cnDefaultWorldDef( void );
 
 /// Body defaults: dynamic, at the origin, at rest, gravity scale 1, may sleep.
