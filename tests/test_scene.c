@@ -242,7 +242,7 @@ static void test_minimal_scene_defaults( void )
 	CHECK( scene->timeStep == 1.0 / 120.0 );
 	CHECK( scene->duration == 5.0 );
 	CHECK( scene->fps == 60.0 );
-	CHECK( scene->subSteps == 4 );
+	CHECK( scene->subSteps == cnDefaultWorldDef().subSteps );
 	CHECK( cnWorld_GetDef( scene->world ).enableSleep );
 	cnVec3 g = cnWorld_GetGravity( scene->world );
 	CHECK( g.x == 0.0 && g.y == 0.0 && g.z == -9.81 );
