@@ -18,9 +18,10 @@
 #define CN_FACE_REL_TOL 0.02
 #define CN_EDGE_REL_TOL 0.05
 #define CN_ABS_TOL 1e-3
-// Incident points this far outside the reference face (times the smallest reference half
-// extent) still count as inside, so a box resting flush on an equal box keeps its four vertices
-// (and their ids) instead of trading them for pairs of clip points at every rounding wobble.
+// Incident points this far outside a side plane of the reference face (times the smallest
+// reference half extent) are snapped onto it rather than clipped, so a box resting flush on an
+// equal box keeps its four vertices (and their ids) instead of trading each for a pair of clip
+// points at every rounding wobble. Points farther out are clipped exactly.
 #define CN_CLIP_SLACK 1e-4
 // Two deepest candidates within this many face sizes of each other count as equally deep.
 #define CN_DEPTH_TOL 1e-4
@@ -56,18 +57,31 @@ static double cnClampD( double x, double lo, double hi )
 	return x < lo ? lo : ( x > hi ? hi : x );
 }
 
+// Distance of v outside the plane sign * p[axis] <= limit, after snapping v onto the plane when
+// it is outside by no more than slack.
+static double cnPlaneDistance( cnClipVertex* v, int axis, double sign, double limit, double slack )
+{
+	double d = sign * v->p[axis] - limit;
+	if ( d > 0.0 && d <= slack )
+	{
+		v->p[axis] = sign * limit;
+		d = 0.0;
+	}
+	return d;
+}
+
 // Clips polygon in[count] by the plane sign * p[axis] <= limit (label), writing out; returns the
-// new count. A vertex exactly on the plane is kept and makes no new vertex.
-static int cnClipByPlane( const cnClipVertex* in, int count, int axis, double sign, double limit, uint32_t label,
-						  cnClipVertex* out )
+// new count. A vertex on the plane (or snapped onto it) is kept and makes no new vertex.
+static int cnClipByPlane( const cnClipVertex* in, int count, int axis, double sign, double limit, double slack,
+						  uint32_t label, cnClipVertex* out )
 {
 	int outCount = 0;
 	cnClipVertex prev = in[count - 1];
-	double dp = sign * prev.p[axis] - limit;
+	double dp = cnPlaneDistance( &prev, axis, sign, limit, slack );
 	for ( int i = 0; i < count; ++i )
 	{
 		cnClipVertex cur = in[i];
-		double dc = sign * cur.p[axis] - limit;
+		double dc = cnPlaneDistance( &cur, axis, sign, limit, slack );
 		if ( ( dp < 0.0 && dc > 0.0 ) || ( dp > 0.0 && dc < 0.0 ) )
 		{
 			// the segment prev -> cur lies on the line prev.edge; the crossing lies on it and on
@@ -232,25 +246,25 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 		bufA[q].edge = (uint32_t)q;
 	}
 
-	// clip against the four side planes of the reference face, slightly widened
+	// clip against the four side planes of the reference face
 	int j1 = ( i + 1 ) % 3, j2 = ( i + 2 ) % 3;
 	double size = hR[j1] < hR[j2] ? hR[j1] : hR[j2];
 	double slack = CN_CLIP_SLACK * size;
 	cnClipVertex* src = bufA;
 	cnClipVertex* dst = bufB;
 	int count = 4;
-	count = cnClipByPlane( src, count, j1, 1.0, hR[j1] + slack, 4u, dst );
+	count = cnClipByPlane( src, count, j1, 1.0, hR[j1], slack, 4u, dst );
 	if ( count > 0 )
 	{
-		count = cnClipByPlane( dst, count, j1, -1.0, hR[j1] + slack, 5u, src );
+		count = cnClipByPlane( dst, count, j1, -1.0, hR[j1], slack, 5u, src );
 	}
 	if ( count > 0 )
 	{
-		count = cnClipByPlane( src, count, j2, 1.0, hR[j2] + slack, 6u, dst );
+		count = cnClipByPlane( src, count, j2, 1.0, hR[j2], slack, 6u, dst );
 	}
 	if ( count > 0 )
 	{
-		count = cnClipByPlane( dst, count, j2, -1.0, hR[j2] + slack, 7u, src );
+		count = cnClipByPlane( dst, count, j2, -1.0, hR[j2], slack, 7u, src );
 	}
 	// the result is in src
 

@@ -207,9 +207,11 @@ void cnCollideCapsules( const cnGeometry* a, cnTransform xfA, const cnGeometry* 
 			{
 				cnVec3 qB = cnLerp( b0, b1, ts[i] );
 				cnVec3 qA = cnV3( 0.0, 0.0, cnClamp( qB.z, -hA, hA ) );
-				// the true distance of this point of B's core to A's core, so a slight tilt shows
-				// up as a larger separation at the far end
-				double sep = cnDistance( qA, qB ) - rA - rB;
+				// measured along the common normal: a tilt within the plane of the two axes shows
+				// up as a larger separation at the raised end, while skew axes (crossing at a
+				// slight angle) keep the separation of the crossing at both ends rather than
+				// missing its overlap
+				double sep = cnDot( cnSub( qB, qA ), n ) - rA - rB;
 				if ( sep <= maxDistance )
 				{
 					cnSetRoundedPoint( m, count++, xfA, qA, rA, qB, rB, n, sep, ids[i] );

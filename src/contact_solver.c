@@ -107,17 +107,26 @@ void cnPrepareContacts( cnStepContext* context )
 			cp->rB = rB;
 			cp->separation = mp->separation;
 
+			// Jacobian angular parts and their images under the inverse inertia
+			cp->rnA = cnCross( rA, normal );
+			cp->rnB = cnCross( rB, normal );
+			cp->rt1A = cnCross( rA, t1 );
+			cp->rt1B = cnCross( rB, t1 );
+			cp->rt2A = cnCross( rA, t2 );
+			cp->rt2B = cnCross( rB, t2 );
+			cp->inA = cnMulMV( iA, cp->rnA );
+			cp->inB = cnMulMV( iB, cp->rnB );
+			cp->it1A = cnMulMV( iA, cp->rt1A );
+			cp->it1B = cnMulMV( iB, cp->rt1B );
+			cp->it2A = cnMulMV( iA, cp->rt2A );
+			cp->it2B = cnMulMV( iB, cp->rt2B );
+
 			// effective masses 1 / (J M^-1 J^T) for the normal and the two tangents
-			cnVec3 rnA = cnCross( rA, normal ), rnB = cnCross( rB, normal );
-			double kNormal = mA + mB + cnDot( rnA, cnMulMV( iA, rnA ) ) + cnDot( rnB, cnMulMV( iB, rnB ) );
+			double kNormal = mA + mB + cnDot( cp->rnA, cp->inA ) + cnDot( cp->rnB, cp->inB );
 			cp->normalMass = kNormal > 0.0 ? 1.0 / kNormal : 0.0;
-
-			cnVec3 rt1A = cnCross( rA, t1 ), rt1B = cnCross( rB, t1 );
-			double kT1 = mA + mB + cnDot( rt1A, cnMulMV( iA, rt1A ) ) + cnDot( rt1B, cnMulMV( iB, rt1B ) );
+			double kT1 = mA + mB + cnDot( cp->rt1A, cp->it1A ) + cnDot( cp->rt1B, cp->it1B );
 			cp->tangentMass1 = kT1 > 0.0 ? 1.0 / kT1 : 0.0;
-
-			cnVec3 rt2A = cnCross( rA, t2 ), rt2B = cnCross( rB, t2 );
-			double kT2 = mA + mB + cnDot( rt2A, cnMulMV( iA, rt2A ) ) + cnDot( rt2B, cnMulMV( iB, rt2B ) );
+			double kT2 = mA + mB + cnDot( cp->rt2A, cp->it2A ) + cnDot( cp->rt2B, cp->it2B );
 			cp->tangentMass2 = kT2 > 0.0 ? 1.0 / kT2 : 0.0;
 
 			// approach speed before the solve, for restitution
@@ -128,14 +137,32 @@ void cnPrepareContacts( cnStepContext* context )
 	}
 }
 
-// Applies an impulse P at anchors rA, rB: -P to A and +P to B.
-static inline void cnApplyImpulse( cnBodyState* sA, cnBodyState* sB, const cnContactConstraint* cc, cnVec3 rA, cnVec3 rB,
-								   cnVec3 P )
+// Relative normal speed at a point: n . (vB + wB x rB - vA - wA x rA).
+static inline double cnNormalSpeed( const cnBodyState* sA, const cnBodyState* sB, const cnContactConstraint* cc,
+									const cnConstraintPoint* cp )
 {
+	return cnDot( cc->normal, cnSub( sB->v, sA->v ) ) + cnDot( sB->w, cp->rnB ) - cnDot( sA->w, cp->rnA );
+}
+
+// Applies a normal impulse lambda n: -lambda n to A and +lambda n to B.
+static inline void cnApplyNormal( cnBodyState* sA, cnBodyState* sB, const cnContactConstraint* cc,
+								  const cnConstraintPoint* cp, double lambda )
+{
+	sA->v = cnMulSub( sA->v, cc->invMassA * lambda, cc->normal );
+	sA->w = cnMulSub( sA->w, lambda, cp->inA );
+	sB->v = cnMulAdd( sB->v, cc->invMassB * lambda, cc->normal );
+	sB->w = cnMulAdd( sB->w, lambda, cp->inB );
+}
+
+// Applies a tangent impulse l1 t1 + l2 t2.
+static inline void cnApplyTangent( cnBodyState* sA, cnBodyState* sB, const cnContactConstraint* cc,
+								   const cnConstraintPoint* cp, double l1, double l2 )
+{
+	cnVec3 P = cnAdd( cnMulSV( l1, cc->tangent1 ), cnMulSV( l2, cc->tangent2 ) );
 	sA->v = cnMulSub( sA->v, cc->invMassA, P );
-	sA->w = cnSub( sA->w, cnMulMV( cc->invIA, cnCross( rA, P ) ) );
+	sA->w = cnSub( sA->w, cnAdd( cnMulSV( l1, cp->it1A ), cnMulSV( l2, cp->it2A ) ) );
 	sB->v = cnMulAdd( sB->v, cc->invMassB, P );
-	sB->w = cnAdd( sB->w, cnMulMV( cc->invIB, cnCross( rB, P ) ) );
+	sB->w = cnAdd( sB->w, cnAdd( cnMulSV( l1, cp->it1B ), cnMulSV( l2, cp->it2B ) ) );
 }
 
 void cnWarmStartContacts( cnStepContext* context )
@@ -149,10 +176,8 @@ void cnWarmStartContacts( cnStepContext* context )
 		for ( int j = 0; j < cc->pointCount; ++j )
 		{
 			const cnConstraintPoint* cp = cc->points + j;
-			cnVec3 P = cnMulSV( cp->normalImpulse, cc->normal );
-			P = cnMulAdd( P, cp->tangentImpulse1, cc->tangent1 );
-			P = cnMulAdd( P, cp->tangentImpulse2, cc->tangent2 );
-			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, P );
+			cnApplyNormal( sA, sB, cc, cp, cp->normalImpulse );
+			cnApplyTangent( sA, sB, cc, cp, cp->tangentImpulse1, cp->tangentImpulse2 );
 		}
 	}
 }
@@ -207,10 +232,7 @@ void cnSolveContacts( cnStepContext* context, bool useBias )
 			// is rigid: the approach speed is removed exactly, so a body resting where it was
 			// placed stays there instead of sinking into the slop
 
-			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
-			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
-			double vn = cnDot( cnSub( vB, vA ), normal );
-
+			double vn = cnNormalSpeed( sA, sB, cc, cp );
 			double impulse = -cp->normalMass * massScale * ( vn + velocityBias ) - impulseScale * cp->normalImpulse;
 			double newImpulse = cp->normalImpulse + impulse;
 			newImpulse = newImpulse > 0.0 ? newImpulse : 0.0;
@@ -219,19 +241,18 @@ void cnSolveContacts( cnStepContext* context, bool useBias )
 			cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
 			totalNormalImpulse += newImpulse;
 
-			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, cnMulSV( impulse, normal ) );
+			cnApplyNormal( sA, sB, cc, cp, impulse );
 		}
 
 		// friction: both tangents at once, the impulse clamped to the disk of radius mu * normal impulse
 		for ( int j = 0; j < cc->pointCount; ++j )
 		{
 			cnConstraintPoint* cp = cc->points + j;
-			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
-			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
-			cnVec3 dv = cnSub( vB, vA );
-
-			double lambda1 = -cp->tangentMass1 * cnDot( dv, cc->tangent1 );
-			double lambda2 = -cp->tangentMass2 * cnDot( dv, cc->tangent2 );
+			cnVec3 dv = cnSub( sB->v, sA->v );
+			double vt1 = cnDot( dv, cc->tangent1 ) + cnDot( sB->w, cp->rt1B ) - cnDot( sA->w, cp->rt1A );
+			double vt2 = cnDot( dv, cc->tangent2 ) + cnDot( sB->w, cp->rt2B ) - cnDot( sA->w, cp->rt2A );
+			double lambda1 = -cp->tangentMass1 * vt1;
+			double lambda2 = -cp->tangentMass2 * vt2;
 			double old1 = cp->tangentImpulse1, old2 = cp->tangentImpulse2;
 			double new1 = old1 + lambda1, new2 = old2 + lambda2;
 			double maxFriction = cc->friction * cp->normalImpulse;
@@ -245,9 +266,7 @@ void cnSolveContacts( cnStepContext* context, bool useBias )
 			cp->tangentImpulse1 = new1;
 			cp->tangentImpulse2 = new2;
 
-			cnVec3 P = cnMulSV( new1 - old1, cc->tangent1 );
-			P = cnMulAdd( P, new2 - old2, cc->tangent2 );
-			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, P );
+			cnApplyTangent( sA, sB, cc, cp, new1 - old1, new2 - old2 );
 		}
 		(void)totalNormalImpulse;
 	}
@@ -275,9 +294,7 @@ void cnApplyRestitution( cnStepContext* context )
 			{
 				continue;
 			}
-			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
-			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
-			double vn = cnDot( cnSub( vB, vA ), cc->normal );
+			double vn = cnNormalSpeed( sA, sB, cc, cp );
 
 			// drive the normal speed to -e times the approach speed
 			double impulse = -cp->normalMass * ( vn + cc->restitution * cp->relativeVelocity );
@@ -286,7 +303,7 @@ void cnApplyRestitution( cnStepContext* context )
 			impulse = newImpulse - cp->normalImpulse;
 			cp->normalImpulse = newImpulse;
 			cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
-			cnApplyImpulse( sA, sB, cc, cp->rA, cp->rB, cnMulSV( impulse, cc->normal ) );
+			cnApplyNormal( sA, sB, cc, cp, impulse );
 		}
 	}
 }

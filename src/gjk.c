@@ -373,7 +373,7 @@ static int cnEpaAddFace( cnPolytope* p, int i0, int i1, int i2, double areaTol )
 // Adds vertex wi to the convex polytope: removes every face it sees, walking from startFace (which
 // must see it), and closes the hole with a fan of faces to wi. Fails when rounding made the update
 // inconsistent, or a new face comes nearer the origin than floorD - tol (the hull only grows, so
-// in exact arithmetic no face ever does).
+// in exact arithmetic no face ever does while the origin is inside).
 static bool cnEpaExpand( cnPolytope* p, int wi, int startFace, double floorD, double tol, double areaTol )
 {
 	cnVec3 w = p->verts[wi].w;
@@ -385,8 +385,8 @@ static bool cnEpaExpand( cnPolytope* p, int wi, int startFace, double floorD, do
 	int removed[CN_EPA_MAX_FACES];
 	int removedCount = 0;
 
-	// depth-first walk over the visible faces; each visible face is removed once and pushes its
-	// other two neighbours, so the stack never holds more entries than there are face edges
+	// depth-first walk over the visible faces: each visible face is removed once and pushes its
+	// other two neighbours, so the stack holds at most 3 + (removed faces) entries
 	cnEpaFace* f0 = p->faces + startFace;
 	f0->live = false;
 	removed[removedCount++] = startFace;
@@ -686,6 +686,12 @@ static bool cnEpa( const cnGjkShape* sa, const cnGjkShape* sb, const cnSimplex* 
 
 	double tol = CN_EPA_TOLERANCE * scale;
 	double areaTol = 1e-12 * scale * scale;
+	// GJK hands over when the origin is within 1e-10 of the difference, so it may lie that far
+	// outside the polytope, where faces through it can come nearer than the best one: allow ten
+	// times that before calling a new face a rounding failure
+	double floorTol = 10.0 * CN_GJK_OVERLAP_TOLERANCE * scale;
+	// true when the loop ended on the tolerance or the vertex budget, with upper measured for best
+	bool finished = false;
 	// a copy of the best face: a failed update may recycle its slot
 	cnEpaFace best = { 0 };
 	bool haveBest = false;
@@ -716,13 +722,14 @@ static bool cnEpa( const cnGjkShape* sa, const cnGjkShape* sb, const cnSimplex* 
 		upper = cnDot( best.n, w.w );
 		if ( upper - best.d <= tol || p->vertexCount == CN_EPA_MAX_VERTICES )
 		{
+			finished = true;
 			break;
 		}
 
 		int wi = p->vertexCount++;
 		p->verts[wi] = w;
 		++added;
-		if ( cnEpaExpand( p, wi, f, best.d, tol, areaTol ) == false )
+		if ( cnEpaExpand( p, wi, f, best.d, floorTol, areaTol ) == false )
 		{
 			break;
 		}
@@ -754,7 +761,12 @@ static bool cnEpa( const cnGjkShape* sa, const cnGjkShape* sb, const cnSimplex* 
 	// Report the overlap along the chosen normal (the upper bound): it equals the depth once EPA
 	// has converged, and when the vertex budget ran out first it is still exactly how far B must
 	// move along the normal, so the normal and the depth stay consistent. The witness points
-	// are spread apart by the difference about their midpoint.
+	// are spread apart by the difference about their midpoint. When rounding stopped the update
+	// early the upper bound may be far off, and the face distance (a lower bound) is kept.
+	if ( finished == false )
+	{
+		upper = best.d;
+	}
 	double extra = 0.5 * ( upper - best.d );
 	out->pointA = cnMulSub( pa, extra, best.n );
 	out->pointB = cnMulAdd( pb, extra, best.n );

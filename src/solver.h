@@ -31,9 +31,15 @@ typedef struct cnSoftness
 	double impulseScale;
 } cnSoftness;
 
+/// A contact point's rows. The Jacobian's angular parts r x d and their images under the inverse
+/// inertia are precomputed once per step, so each iteration is a few dot products and axpys.
 typedef struct cnConstraintPoint
 {
 	cnVec3 rA, rB;
+	// r x n, r x t1, r x t2 for each body
+	cnVec3 rnA, rnB, rt1A, rt1B, rt2A, rt2B;
+	// inverse inertia times the above
+	cnVec3 inA, inB, it1A, it1B, it2A, it2B;
 	// separation at the start of the step; the current one adds the normal motion of the anchors
 	double separation;
 	double normalImpulse, tangentImpulse1, tangentImpulse2;

@@ -121,12 +121,13 @@ static void test_capsule_box_distance( void )
 	CHECK_VEC( o.normal, 0.0, 0.0, 1.0, 1e-9 );
 	CHECK_NEAR( o.pointA.z, 1.0, 1e-9 );
 	CHECK_NEAR( o.pointB.z, 1.8, 1e-9 );
-	// capsule end pointing at a box edge: core end (2, 2, 0) + ... lies beyond the edge x = y = 1
+	// capsule pointing away from a vertical box edge: turning local z by 90 degrees about
+	// (-1,1,0)/sqrt2 lays the axis along (1,1,0)/sqrt2, so with the centre 1 farther out the near
+	// core end is (2, 2, 0), sqrt(2) from the edge point (1, 1, 0); minus the radius
 	o = cnShapeDistance( &box, cnXf( 0, 0, 0 ), &cap,
 						 cnXfRot( 2.0 + sqrt( 0.5 ), 2.0 + sqrt( 0.5 ), 0.0, cnV3( -1, 1, 0 ), 0.5 * CN_PI ) );
-	// the capsule axis runs along (1,1,0)/sqrt2 from (2,2,0) outwards: distance from the edge
-	// point (1,1,0) to (2,2,0) is sqrt(2), minus the radius
 	CHECK_NEAR( o.distance, sqrt( 2.0 ) - 0.2, 1e-9 );
+	CHECK_VEC( o.normal, sqrt( 0.5 ), sqrt( 0.5 ), 0.0, 1e-9 );
 }
 
 static void test_cylinder_sphere_distance( void )
@@ -558,17 +559,17 @@ static void test_tilted_cylinder_on_box( void )
 	double h = 0.3, r = 0.2;
 
 	// tilted 30 degrees about y, resting on its rim: the lowest point is h cos + r sin below the
-	// centre; a single point 0.01 deep
+	// centre; a single point 0.01 deep. The box face is flat, so EPA is exact (checked to 1e-9)
 	double t = CN_PI / 6.0;
 	double z = 0.5 - 0.01 + h * cos( t ) + r * sin( t );
 	cnManifold m;
 	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXfRot( 0.0, 0.0, z, cnV3( 0, 1, 0 ), t ), 0.02, &m );
 	CHECK( m.pointCount == 1 );
-	CHECK_NEAR( m.points[0].separation, -0.01, 1e-6 );
-	CHECK_VEC( m.normal, 0.0, 0.0, 1.0, 1e-6 );
+	CHECK_NEAR( m.points[0].separation, -0.01, 1e-9 );
+	CHECK_VEC( m.normal, 0.0, 0.0, 1.0, 1e-9 );
 	// turning about y maps local (x, y, z) to (x cos t + z sin t, y, -x sin t + z cos t): the lowest
 	// rim point is local (r, 0, -h), at world x = r cos t - h sin t
-	CHECK_NEAR( m.points[0].point.x, r * cos( t ) - h * sin( t ), 1e-6 );
+	CHECK_NEAR( m.points[0].point.x, r * cos( t ) - h * sin( t ), 1e-9 );
 
 	// tilted 5 degrees: the cap is used; the lowest rim point is the polygon vertex at angle 0
 	// in the cylinder frame, so the deepest point is exact, and the others rise along the tilt
@@ -593,6 +594,28 @@ static void test_tilted_cylinder_on_box( void )
 	CHECK_NEAR( minSep, -0.01, 1e-9 );
 }
 
+// True when both manifolds hold the same set of feature ids (the order of points is free).
+static bool cnSameIds( const cnManifold* m1, const cnManifold* m2 )
+{
+	if ( m1->pointCount != m2->pointCount )
+	{
+		return false;
+	}
+	for ( int i = 0; i < m1->pointCount; ++i )
+	{
+		bool found = false;
+		for ( int j = 0; j < m2->pointCount; ++j )
+		{
+			found = found || m1->points[i].id == m2->points[j].id;
+		}
+		if ( found == false )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 static void test_speculative_and_ids( void )
 {
 	cnGeometry box = cnMakeBox( 2.0, 2.0, 0.5 ), cyl = cnMakeCylinder( 0.3, 0.2 );
@@ -613,29 +636,25 @@ static void test_speculative_and_ids( void )
 	cnManifold m1, m2;
 	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.1, -0.2, 0.79 ), 0.02, &m1 );
 	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.1 + 1e-6, -0.2 - 2e-6, 0.79 + 1e-7 ), 0.02, &m2 );
-	CHECK( m1.pointCount == m2.pointCount );
+	CHECK( m1.pointCount >= 3 );
+	CHECK( cnSameIds( &m1, &m2 ) );
 	for ( int i = 0; i < m1.pointCount; ++i )
 	{
-		bool found = false;
-		for ( int j = 0; j < m2.pointCount; ++j )
-		{
-			found = found || m1.points[i].id == m2.points[j].id;
-		}
-		CHECK( found );
 		for ( int j = i + 1; j < m1.pointCount; ++j )
 		{
 			CHECK( m1.points[i].id != m1.points[j].id );
 		}
 	}
+	// and under a tiny tilt: the rim points' separations then differ by 2 r 1e-6, far below the
+	// tolerance within which the reduction treats depths as equal, so the same four are kept
+	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXfRot( 0.1, -0.2, 0.79, cnV3( 1, 0.3, 0 ), 1e-6 ), 0.02, &m2 );
+	CHECK( cnSameIds( &m1, &m2 ) );
 	// same for the cap-on-cap pair
 	cnGeometry c2 = cnMakeCylinder( 0.3, 0.2 );
 	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &c2, cnXf( 0.05, 0.0, 0.59 ), 0.02, &m1 );
 	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &c2, cnXf( 0.05 + 1e-6, 1e-6, 0.59 ), 0.02, &m2 );
-	CHECK( m1.pointCount == m2.pointCount );
-	for ( int i = 0; i < m1.pointCount && i < m2.pointCount; ++i )
-	{
-		CHECK( m1.points[i].id == m2.points[i].id );
-	}
+	CHECK( m1.pointCount >= 3 );
+	CHECK( cnSameIds( &m1, &m2 ) );
 
 	// bit-identical when repeated
 	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &c2, cnXfRot( 0.05, 0.01, 0.59, cnV3( 1, 2, 3 ), 0.05 ), 0.02, &m1 );
