@@ -19,7 +19,7 @@
 #define CN_EDGE_REL_TOL 0.05
 #define CN_ABS_TOL 1e-3
 // Incident points this far outside a side plane of the reference face (times the smallest
-// reference half extent) are snapped onto it rather than clipped, so a box resting flush on an
+// half extent of the two boxes) are snapped onto it rather than clipped, so a box resting flush on an
 // equal box keeps its four vertices (and their ids) instead of trading each for a pair of clip
 // points at every rounding wobble. Points farther out are clipped exactly.
 #define CN_CLIP_SLACK 1e-4
@@ -202,10 +202,11 @@ static int cnReducePoints( const double* u, const double* v, const double* sep, 
 // Face contact. The reference box (half extents hR) sits at the origin of its frame; the incident
 // box has half extents hI, axes rot[.][k] (column k is its axis k in the reference frame) and
 // centre c. The reference face is axis i on side sR (its outward normal points at the incident
-// box). xfR moves reference-frame points to the world; flip is set when the reference box is B,
-// whose face normal then points from B to A. Returns the point count.
+// box). xfR moves reference-frame points to the world; refIsB is set when the reference box is
+// B, whose face normal then points from B to A. size is the smallest half extent of the two
+// boxes, the scale of the tolerances. Returns the point count.
 static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3], const double c[3], int i,
-						double sR, cnTransform xfR, bool refIsB, double maxDistance, cnManifold* m )
+						double sR, cnTransform xfR, bool refIsB, double size, double maxDistance, cnManifold* m )
 {
 	// incident face: the face of the incident box most anti-parallel to the reference normal
 	int k = 0;
@@ -248,7 +249,6 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 
 	// clip against the four side planes of the reference face
 	int j1 = ( i + 1 ) % 3, j2 = ( i + 2 ) % 3;
-	double size = hR[j1] < hR[j2] ? hR[j1] : hR[j2];
 	double slack = CN_CLIP_SLACK * size;
 	cnClipVertex* src = bufA;
 	cnClipVertex* dst = bufB;
@@ -519,7 +519,7 @@ void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, 
 
 	if ( useB == false )
 	{
-		m->pointCount = cnClipFaces( hA, hB, c, t, axisA, cnSign( t[axisA] ), xfA, false, maxDistance, m );
+		m->pointCount = cnClipFaces( hA, hB, c, t, axisA, cnSign( t[axisA] ), xfA, false, size, maxDistance, m );
 	}
 	else
 	{
@@ -533,6 +533,6 @@ void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, 
 			}
 		}
 		double tA[3] = { -tB[0], -tB[1], -tB[2] };
-		m->pointCount = cnClipFaces( hB, hA, ct, tA, axisB, cnSign( tA[axisB] ), xfB, true, maxDistance, m );
+		m->pointCount = cnClipFaces( hB, hA, ct, tA, axisB, cnSign( tA[axisB] ), xfB, true, size, maxDistance, m );
 	}
 }

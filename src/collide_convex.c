@@ -29,8 +29,11 @@
 // angle 0.02, about 1 degree); crossing segments touch at one point.
 #define CN_PARALLEL_SIN 0.02
 
-// Id of the single GJK point used when the features give no manifold.
+// Id of the GJK/EPA point when it enters the manifold.
 #define CN_WITNESS_ID ( 1u << 24 )
+// Separations within this fraction of the smaller shape's bounding radius count as equal depths
+// (1e-3: 0.07 mm on a 7 cm can, far below the contact slop).
+#define CN_DEPTH_TOLERANCE 1e-3
 
 // cos and sin of k * 22.5 degrees
 static const double cnCapCos[CN_CAP_VERTICES] = { 1.0,
@@ -428,7 +431,7 @@ static int cnReduceCandidates( const cnCandidate* c, int count, cnVec3 n, double
 	// deepest point, where separations within sepTol count as equal and the first one wins: a
 	// resting flat contact then keeps the same four points (and ids) from step to step instead of
 	// following rounding noise
-	double sepTol = 1e-3 * scale;
+	double sepTol = CN_DEPTH_TOLERANCE * scale;
 	double lengthTol = 1e-6 * scale;
 	double minSep = c[0].separation;
 	for ( int i = 1; i < count; ++i )
@@ -538,7 +541,7 @@ void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
 	cnMakeFeature( a, cnTransform_identity, n, &fa );
 	cnMakeFeature( b, xf, cnNeg( n ), &fb );
 
-	cnCandidate candidates[CN_CLIP_MAX_VERTICES];
+	cnCandidate candidates[CN_CLIP_MAX_VERTICES + 1];
 	int count = cnClipFeatures( &fa, &fb, n, maxDistance, candidates );
 
 	m->normal = cnRotate( xfA.q, n );
@@ -553,8 +556,24 @@ void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
 		return;
 	}
 
-	int keep[4];
+	// The clipped features can miss the deepest point: a cap is a polygon inside the rim, and
+	// the end of a steep segment may be clipped away. Then the GJK/EPA point joins the candidates,
+	// where the reduction takes it first, so the manifold is never shallower than the true depth.
 	double scale = boundA < boundB ? boundA : boundB;
+	double minSeparation = candidates[0].separation;
+	for ( int i = 1; i < count; ++i )
+	{
+		minSeparation = candidates[i].separation < minSeparation ? candidates[i].separation : minSeparation;
+	}
+	if ( minSeparation > out.distance + CN_DEPTH_TOLERANCE * scale )
+	{
+		cnCandidate* c = candidates + count++;
+		c->point = cnLerp( out.pointA, out.pointB, 0.5 );
+		c->separation = out.distance;
+		c->id = CN_WITNESS_ID;
+	}
+
+	int keep[4];
 	int kept = cnReduceCandidates( candidates, count, n, scale, keep );
 	for ( int i = 0; i < kept; ++i )
 	{

@@ -547,11 +547,16 @@ void cnCollideBoxAndCapsule( const cnGeometry* a, cnTransform xfA, const cnGeome
 		boxPoint = cnMulSub( c, r + separation, n );
 	}
 
-	// lying on a face: two points clipped to it
+	// lying on a face: two points clipped to it. Only when the deepest core point is over the face
+	// itself: then the lower clipped end is that deepest point. A core dipping past the face's
+	// edge touches the edge alone, and one point says so.
 	int fi = 0;
 	fi = fabs( n.y ) > fabs( cnGet( n, fi ) ) ? 1 : fi;
 	fi = fabs( n.z ) > fabs( cnGet( n, fi ) ) ? 2 : fi;
-	if ( fabs( cnGet( n, fi ) ) >= CN_FACE_NORMAL_COS && fabs( cnGet( u, fi ) ) < CN_FACE_AXIS_SIN )
+	int fj = ( fi + 1 ) % 3, fk = ( fi + 2 ) % 3;
+	double overTol = 1e-9 * scale;
+	bool overFace = fabs( cnGet( c, fj ) ) <= cnGet( h, fj ) + overTol && fabs( cnGet( c, fk ) ) <= cnGet( h, fk ) + overTol;
+	if ( overFace && fabs( cnGet( n, fi ) ) >= CN_FACE_NORMAL_COS && fabs( cnGet( u, fi ) ) < CN_FACE_AXIS_SIN )
 	{
 		double s = cnGet( n, fi ) >= 0.0 ? 1.0 : -1.0;
 		int count = cnCapsuleOnFace( m, xfA, p0, d, r, h, fi, s, maxDistance, 1e-6 * scale );

@@ -42,6 +42,9 @@ typedef struct cnManifoldPoint
 	double separation;
 	/// feature id: the same pair of features gives the same id from step to step
 	uint32_t id;
+	/// normal of this point (from A to B); equal to the manifold normal except for planar polygon
+	/// pairs, whose vertex-edge contacts each have their own (set by the narrow phase stage)
+	cnVec3 normal;
 
 	// solver data (not touched by cnCollide)
 	cnVec3 anchorA, anchorB;

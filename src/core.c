@@ -14,7 +14,9 @@ const char* cnVersionString( void )
 	return CAIRN_VERSION;
 }
 
-static const char* s_methodNames[cnMethod_count] = { "impulse" };
+static const char* s_methodNames[cnMethod_count] = {
+	"impulse", "lcp", "velocity-projection", "gr-lcp", "gr-velocity-projection", "penalty", "analytic-impulse",
+	"constraint" };
 
 const char* cnMethodName( cnMethod method )
 {
@@ -85,6 +87,10 @@ cnWorldDef cnDefaultWorldDef( void )
 	memset( &def, 0, sizeof( def ) );
 	def.gravity = cnV3( 0.0, 0.0, -9.81 );
 	def.method = cnMethod_impulse;
+	def.lcpSolver = cnLcp_dantzig;
+	def.integrator = cnIntegrator_symplecticEuler;
+	def.planar = false;
+	def.errorTolerance = 1e-6;
 	def.subSteps = 8;
 	def.contactHertz = 30.0;
 	def.contactDampingRatio = 10.0;

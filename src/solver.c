@@ -14,37 +14,11 @@ static double cnNow( void )
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-// Angular velocity update in the body frame by the implicit midpoint rule:
-//   I (w1 - w0) + h wm x (I wm) = h tau,   wm = (w0 + w1) / 2.
-// The midpoint rule conserves kinetic energy and |L| of a torque-free body exactly (both are
-// quadratic invariants of Euler's equations), so the gyroscopic term neither pumps nor drains
-// energy and the Dzhanibekov flip keeps its period. Solved by Newton's method on the 3x3 system.
-static cnVec3 cnIntegrateGyroscopic( cnMat3 inertia, cnVec3 w0, cnVec3 hTau, double h )
-{
-	cnVec3 w1 = w0;
-	for ( int iter = 0; iter < 8; ++iter )
-	{
-		cnVec3 wm = cnMulSV( 0.5, cnAdd( w0, w1 ) );
-		cnVec3 Iwm = cnMulMV( inertia, wm );
-		cnVec3 F = cnSub( cnAdd( cnMulMV( inertia, cnSub( w1, w0 ) ), cnMulSV( h, cnCross( wm, Iwm ) ) ), hTau );
-		// dF/dw1 = I + h/2 ([wm]x I - [I wm]x)
-		cnMat3 J = cnAddMM( inertia, cnMulSM( 0.5 * h, cnAddMM( cnMulMM( cnSkew( wm ), inertia ), cnMulSM( -1.0, cnSkew( Iwm ) ) ) ) );
-		cnVec3 dw = cnSolve3( J, F );
-		w1 = cnSub( w1, dw );
-		if ( cnLengthSquared( dw ) <= 1e-30 * ( 1.0 + cnLengthSquared( w1 ) ) )
-		{
-			break;
-		}
-	}
-	return w1;
-}
-
 // Integrate velocities: gravity, user forces, drag, damping and the gyroscopic term.
 static void cnIntegrateVelocities( cnStepContext* context )
 {
 	cnWorld* world = context->world;
 	double h = context->h;
-	cnVec3 gravity = world->gravity;
 	for ( int i = 0; i < context->bodyCount; ++i )
 	{
 		const cnBodySim* sim = context->sims + i;
@@ -54,42 +28,10 @@ static void cnIntegrateVelocities( cnStepContext* context )
 			continue;
 		}
 		cnBodyState* state = context->states + i;
-
-		// linear: v += h (F / m + s g), then quadratic drag and damping, both implicit so that
-		// a large coefficient slows the body down but never reverses it
-		// (the drag factor uses the speed at the start of the sub-step: then the terminal speed
-		// sqrt(m g / k) is an exact fixed point of the update)
-		double dragFactor = 1.0 + h * sim->invMass * body->drag * cnLength( state->v );
-		cnVec3 v = cnAdd( state->v, cnMulSV( h, cnMulAdd( cnMulSV( body->gravityScale, gravity ), sim->invMass, body->force ) ) );
-		if ( body->drag > 0.0 )
-		{
-			v = cnMulSV( 1.0 / dragFactor, v );
-		}
-		if ( body->linearDamping > 0.0 )
-		{
-			v = cnMulSV( 1.0 / ( 1.0 + h * body->linearDamping ), v );
-		}
+		cnVec3 v = cnIntegrateLinearVelocity( world, body, state->v, h );
+		cnVec3 w = cnIntegrateAngularVelocity( body, cnMulQuat( state->dq, body->xf.q ), state->w, h );
+		cnProjectPlanar( world, &v, &w );
 		state->v = v;
-
-		// angular: implicit midpoint in the body frame
-		cnVec3 w = state->w;
-		if ( body->isotropic )
-		{
-			// w x (I w) vanishes when I is a multiple of the identity
-			w = cnAdd( w, cnMulMV( sim->invI, cnMulSV( h, body->torque ) ) );
-		}
-		else if ( sim->invI.cx.x != 0.0 || sim->invI.cy.y != 0.0 || sim->invI.cz.z != 0.0 )
-		{
-			cnQuat q = cnMulQuat( state->dq, body->xf.q );
-			cnVec3 wLocal = cnInvRotate( q, w );
-			cnVec3 hTau = cnMulSV( h, cnInvRotate( q, body->torque ) );
-			wLocal = cnIntegrateGyroscopic( body->inertia, wLocal, hTau, h );
-			w = cnRotate( q, wLocal );
-		}
-		if ( body->angularDamping > 0.0 )
-		{
-			w = cnMulSV( 1.0 / ( 1.0 + h * body->angularDamping ), w );
-		}
 		state->w = w;
 	}
 }
@@ -101,6 +43,7 @@ static void cnIntegratePositions( cnStepContext* context )
 	for ( int i = 0; i < context->bodyCount; ++i )
 	{
 		cnBodyState* state = context->states + i;
+		cnProjectPlanar( context->world, &state->v, &state->w );
 		state->dp = cnMulAdd( state->dp, h, state->v );
 		state->dq = cnIntegrateRotation( state->dq, state->w, h );
 	}

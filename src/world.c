@@ -71,6 +71,18 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* error, int errorCap
 	{
 		why = "unknown contact method";
 	}
+	else if ( (int)def->lcpSolver < 0 || def->lcpSolver > cnLcp_lemke )
+	{
+		why = "unknown LCP solver";
+	}
+	else if ( (int)def->integrator < 0 || def->integrator > cnIntegrator_explicitEuler )
+	{
+		why = "unknown integrator";
+	}
+	else if ( !( def->errorTolerance > 0.0 ) || !isfinite( def->errorTolerance ) )
+	{
+		why = "errorTolerance must be finite and > 0";
+	}
 	else if ( def->subSteps < 1 || def->subSteps > 64 )
 	{
 		why = "subSteps must be in [1, 64]";
@@ -275,10 +287,40 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	double t2 = cnSeconds();
 	cnCollideContacts( world, timeStep );
 
-	// solve: sub-stepped contact solve and integration (times the integrate part itself)
+	// solve: the contact method resolves contacts and integrates the bodies (the integrate part
+	// times itself)
 	double t3 = cnSeconds();
 	s->integrateMs = 0.0;
-	cnSolveImpulse( world, timeStep );
+	bool ok = true;
+	switch ( world->def.method )
+	{
+		case cnMethod_impulse:
+			cnSolveImpulse( world, timeStep );
+			break;
+		case cnMethod_lcp:
+		case cnMethod_velocityProjection:
+		case cnMethod_grLcp:
+		case cnMethod_grVelocityProjection:
+			ok = cnStepVelocityLevel( world, timeStep );
+			break;
+		case cnMethod_penalty:
+			ok = cnStepPenalty( world, timeStep );
+			break;
+		case cnMethod_analyticImpulse:
+			ok = cnStepAnalyticImpulse( world, timeStep );
+			break;
+		case cnMethod_constraint:
+			ok = cnStepConstraint( world, timeStep );
+			break;
+		default:
+			ok = cnSetError( world, "unknown method" );
+			break;
+	}
+	if ( ok == false )
+	{
+		cnArena_Reset( &world->arena );
+		return false;
+	}
 
 	// islands and sleep
 	double t4 = cnSeconds();

@@ -225,6 +225,36 @@ void cnMixMaterials( const cnWorld* world, cnMaterialId a, cnMaterialId b, doubl
 /// Solve stage of the impulse method: sub-stepped soft contact solve and body integration.
 void cnSolveImpulse( cnWorld* world, double timeStep );
 
+// method_*.c: the other contact methods. Each advances every awake body by timeStep after the
+// narrow phase, and returns false with the world's error set when it cannot.
+/// lcp, velocity-projection, gr-lcp, gr-velocity-projection (method_velocity.c)
+bool cnStepVelocityLevel( cnWorld* world, double timeStep );
+/// penalty springs with adaptive Dormand-Prince (method_penalty.c)
+bool cnStepPenalty( cnWorld* world, double timeStep );
+/// analytic impulses plus penalty for resting contact (method_analytic.c)
+bool cnStepAnalyticImpulse( cnWorld* world, double timeStep );
+/// Kleppmann's constraint method (method_constraint.c)
+bool cnStepConstraint( cnWorld* world, double timeStep );
+
+// integrate.c: per-body integration shared by every method
+/// New centre-of-mass velocity after h seconds of gravity, forces, drag and damping.
+cnVec3 cnIntegrateLinearVelocity( const cnWorld* world, const cnBody* body, cnVec3 v, double h );
+/// New world angular velocity after h seconds of torque, the gyroscopic term (implicit midpoint
+/// in the body frame) and damping; q is the body's current orientation.
+cnVec3 cnIntegrateAngularVelocity( const cnBody* body, cnQuat q, cnVec3 w, double h );
+/// Removes the out-of-plane motion of a planar world: v.z = 0, w.x = w.y = 0.
+static inline void cnProjectPlanar( const cnWorld* world, cnVec3* v, cnVec3* w )
+{
+	if ( world->def.planar )
+	{
+		v->z = 0.0;
+		w->x = 0.0;
+		w->y = 0.0;
+	}
+}
+/// Moves a body by its velocity over h (centre and orientation), updating its origin.
+void cnIntegrateBodyPosition( cnBody* body, double h );
+
 // island.c
 /// Builds islands of touching awake bodies and puts islands at rest to sleep.
 void cnUpdateSleep( cnWorld* world, double timeStep );

@@ -776,7 +776,7 @@ static double segmentSegmentDistance( cnVec3 a0, cnVec3 a1, cnVec3 b0, cnVec3 b1
 // square root near the minimum, about 1e-8 relative in t but second order in the distance.
 static void testBoxCapsuleRandom( void )
 {
-	int bad = 0, contacts = 0, cases = 0;
+	int bad = 0, contacts = 0, cases = 0, pairs = 0;
 	double maxDistance = 0.05;
 	for ( int k = 0; k < 3000; ++k )
 	{
@@ -817,6 +817,7 @@ static void testBoxCapsuleRandom( void )
 			continue;
 		}
 		contacts++;
+		pairs += m.pointCount == 2;
 		double minSep = 1e300;
 		for ( int i = 0; i < m.pointCount; ++i )
 		{
@@ -838,7 +839,8 @@ static void testBoxCapsuleRandom( void )
 	}
 	CHECK( bad == 0 );
 	CHECK( contacts > 300 );
-	printf( "  %d cases, %d contacts\n", cases, contacts );
+	CHECK( pairs > 100 );
+	printf( "  %d cases, %d contacts, %d with two points\n", cases, contacts, pairs );
 }
 
 // Random capsule pairs, about a third nearly parallel. The deepest separation is the exact

@@ -370,7 +370,7 @@ static void test_error_classes( void )
 	cnExpectError( "{ \"cairn\": 1, \"timestep\": 0 }", "timestep: must be > 0", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"fps\": -30 }", "fps: must be > 0", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"duration\": -1 }", "duration: must be >= 0", NULL );
-	cnExpectError( "{ \"cairn\": 1, \"method\": \"xpbd\" }", "method: unknown method \"xpbd\"", "allowed: impulse" );
+	cnExpectError( "{ \"cairn\": 1, \"method\": \"xpbd\" }", "method: unknown method \"xpbd\"", "allowed: impulse, lcp, velocity-projection" );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"shapes\": [ { \"type\": \"plane\" } ] } ] }",
 				   "bodies[0]: dynamic body \"b\" has no mass", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"mass\": 1, \"type\": \"static\"," ) " ] }",

@@ -42,8 +42,40 @@ typedef enum cnMethod
 {
 	/// sequential impulses, soft step with sub-steps and relax (Box2D v3 style)
 	cnMethod_impulse = 0,
+	/// velocity-level LCP per step (Lemke, or a boxed LCP coupling friction), see cnLcpSolver
+	cnMethod_lcp,
+	/// M-norm projection of the velocity onto the admissible set, a QP (Goldfarb-Idnani)
+	cnMethod_velocityProjection,
+	/// generalized reflection (Smith et al. 2012) over the LCP
+	cnMethod_grLcp,
+	/// generalized reflection over the velocity projection
+	cnMethod_grVelocityProjection,
+	/// penalty springs integrated by adaptive Dormand-Prince RK5(4) (AERO)
+	cnMethod_penalty,
+	/// AERO's analytic impulses for colliding points, penalty for resting ones
+	cnMethod_analyticImpulse,
+	/// Kleppmann's unified constraint method (frictionless)
+	cnMethod_constraint,
 	cnMethod_count
 } cnMethod;
+
+/// Solver of the "lcp" methods.
+typedef enum cnLcpSolver
+{
+	/// a boxed LCP that solves normal and friction impulses together (Dantzig-style pivoting)
+	cnLcp_dantzig = 0,
+	/// Lemke's complementary pivoting (normal impulses only: frictionless)
+	cnLcp_lemke,
+} cnLcpSolver;
+
+/// Time integrator of the velocity-level methods (lcp, velocity-projection, gr-*).
+typedef enum cnIntegrator
+{
+	/// v += h a; x += h v (the new v)
+	cnIntegrator_symplecticEuler = 0,
+	/// x += h v (the old v); v += h a
+	cnIntegrator_explicitEuler,
+} cnIntegrator;
 
 /// Body motion type.
 typedef enum cnBodyType
@@ -74,6 +106,14 @@ typedef struct cnWorldDef
 	cnVec3 gravity;
 	/// contact method
 	cnMethod method;
+	/// solver of the lcp methods
+	cnLcpSolver lcpSolver;
+	/// integrator of the velocity-level methods
+	cnIntegrator integrator;
+	/// planar mode: bodies move in the xy-plane only (state x, y, theta)
+	bool planar;
+	/// relative error tolerance of the adaptive integrators (penalty, constraint)
+	double errorTolerance;
 	/// number of solver sub-steps per step (impulse method)
 	int subSteps;
 	/// contact stiffness in cycles per second for the soft step (capped at a quarter of the sub-step rate)
