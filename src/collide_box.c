@@ -253,18 +253,29 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 	cnClipVertex* src = bufA;
 	cnClipVertex* dst = bufB;
 	int count = 4;
-	count = cnClipByPlane( src, count, j1, 1.0, hR[j1], slack, 4u, dst );
-	if ( count > 0 )
+	static const double planeSign[4] = { 1.0, -1.0, 1.0, -1.0 };
+	for ( int plane = 0; plane < 4 && count > 0; ++plane )
 	{
-		count = cnClipByPlane( dst, count, j1, -1.0, hR[j1], slack, 5u, src );
-	}
-	if ( count > 0 )
-	{
-		count = cnClipByPlane( src, count, j2, 1.0, hR[j2], slack, 6u, dst );
-	}
-	if ( count > 0 )
-	{
-		count = cnClipByPlane( dst, count, j2, -1.0, hR[j2], slack, 7u, src );
+		int axis = plane < 2 ? j1 : j2;
+		double sign = planeSign[plane];
+		// most planes cut nothing (a small box on a large one, equal boxes flush): then just snap
+		bool cuts = false;
+		for ( int q = 0; q < count; ++q )
+		{
+			cuts = cuts || sign * src[q].p[axis] - hR[axis] > slack;
+		}
+		if ( cuts == false )
+		{
+			for ( int q = 0; q < count; ++q )
+			{
+				cnPlaneDistance( src + q, axis, sign, hR[axis], slack );
+			}
+			continue;
+		}
+		count = cnClipByPlane( src, count, axis, sign, hR[axis], slack, 4u + (uint32_t)plane, dst );
+		cnClipVertex* t = src;
+		src = dst;
+		dst = t;
 	}
 	// the result is in src
 

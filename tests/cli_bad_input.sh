@@ -102,14 +102,14 @@ check "demo with an argument: no output" no_output
 
 # --- bad option values ----------------------------------------------------------------------
 for args in "--fps 0" "--fps -5" "--fps abc" "--fps 1e400" "--fps nan" "--duration -1" "--duration 1x" \
-	"--duration inf" "--method penalty" "--method="; do
+	"--duration inf" "--method magic" "--method="; do
 	# shellcheck disable=SC2086
 	run run "$GOOD" --csv out.csv --record out.cnrec $args
 	check "run $args: exits 2" test $rc -eq 2
 	check "run $args: error message" grep -q "^cairn: error: " "$T/err"
 	check "run $args: no output" no_output
 done
-check "bad --method lists the known methods" bash -c "cd '$T/work' && '$CAIRN' run '$GOOD' --method penalty 2>&1 | grep -q 'known: impulse'"
+check "bad --method lists the known methods" bash -c "cd '$T/work' && '$CAIRN' run '$GOOD' --method magic 2>&1 | grep -q 'known: impulse, lcp'"
 run run "$GOOD" --csv out.csv --record out.csv
 check "--csv and --record on one file: exits 2" test $rc -eq 2
 check "--csv and --record on one file: no output" no_output

@@ -210,13 +210,25 @@ static char* cliReadText( const char* path )
 	return text;
 }
 
+const char* cliMethodList( void )
+{
+	static char list[256];
+	list[0] = 0;
+	for ( int i = 0; i < cnMethod_count; ++i )
+	{
+		size_t used = strlen( list );
+		snprintf( list + used, sizeof( list ) - used, "%s%s", i > 0 ? ", " : "", cnMethodName( (cnMethod)i ) );
+	}
+	return list;
+}
+
 cnScene* cliLoadScene( const char* path, const char* method )
 {
 	char error[1024];
 	cnMethod wanted = cnMethod_impulse;
 	if ( method != NULL && method[0] != 0 && cnMethodFromName( method, &wanted ) == false )
 	{
-		cliError( "--method: unknown contact method '%s' (known: %s)", method, cnMethodName( cnMethod_impulse ) );
+		cliError( "--method: unknown contact method '%s' (known: %s)", method, cliMethodList() );
 		return NULL;
 	}
 

@@ -79,6 +79,9 @@ bool cliMakeDirectories( const char* path );
 
 /// Loads a scene, applying a method override ("" or NULL: keep the scene's) by rewriting the
 /// "method" key. Prints the loader's message and returns NULL on failure.
+/// The known contact method names, comma separated.
+const char* cliMethodList( void );
+
 cnScene* cliLoadScene( const char* path, const char* method );
 
 // ---------------------------------------------------------------------------------------------

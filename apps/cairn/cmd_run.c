@@ -13,7 +13,7 @@ const char cliRunHelp[] =
 	"options:\n"
 	"  --duration T   simulated seconds (default: the scene's \"duration\")\n"
 	"  --fps F        output frames per second (default: the scene's \"fps\")\n"
-	"  --method M     contact method (default: the scene's \"method\"; known: impulse)\n"
+	"  --method M     contact method (default: the scene's \"method\"; see cairn --help)\n"
 	"  --csv FILE     write every non-static body at every frame as CSV:\n"
 	"                 time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
 	"  --record FILE  write a binary recording (docs/recording-format.md)\n"
@@ -65,7 +65,7 @@ int cliRunMain( int argc, char** argv )
 	cnMethod parsed;
 	if ( method != NULL && cnMethodFromName( method, &parsed ) == false )
 	{
-		cliError( "--method: unknown contact method '%s' (known: %s)", method, cnMethodName( cnMethod_impulse ) );
+		cliError( "--method: unknown contact method '%s' (known: %s)", method, cliMethodList() );
 		return CLI_BAD_INPUT;
 	}
 	if ( ( csv != NULL && csv[0] == 0 ) || ( record != NULL && record[0] == 0 ) )
