@@ -738,7 +738,8 @@ static bool cnReadBody( cnLoader* L, const cJSON* obj, const char* key, cnBodyId
 // "$schema" lets editors find docs/scene.schema.json; the loader only checks it is a string
 static const char* const cnTopKeys[] = {
 	"cairn",    "name",  "description", "gravity",        "timestep",   "duration", "fps",    "method",
-	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema" };
+	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
+	"lcp_solver", "integrator", "planar", "tolerance" };
 
 static const char* const cnMaterialKeys[] = { "density", "friction", "restitution", "stiffness",
 											  "damping", "color",    "texture" };
@@ -1431,6 +1432,8 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	const char* description = "";
 	const char* schema = NULL;
 	const char* method = NULL;
+	const char* lcpSolver = NULL;
+	const char* integrator = NULL;
 	double subSteps = settings.subSteps;
 	if ( cnReadString( L, root, "name", &name ) == false ||
 		 cnReadString( L, root, "description", &description ) == false ||
@@ -1441,7 +1444,11 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnReadNumber( L, root, "fps", cnCheck_positive, &settings.fps ) == false ||
 		 cnReadString( L, root, "method", &method ) == false ||
 		 cnReadBool( L, root, "sleep", &worldDef.enableSleep ) == false ||
-		 cnReadInteger( L, root, "substeps", 1.0, 64.0, &subSteps ) == false )
+		 cnReadInteger( L, root, "substeps", 1.0, 64.0, &subSteps ) == false ||
+		 cnReadBool( L, root, "planar", &worldDef.planar ) == false ||
+		 cnReadNumber( L, root, "tolerance", cnCheck_positive, &worldDef.errorTolerance ) == false ||
+		 cnReadString( L, root, "lcp_solver", &lcpSolver ) == false ||
+		 cnReadString( L, root, "integrator", &integrator ) == false )
 	{
 		// (64 sub-steps is the library's limit: more is a mistake, not a setting)
 		return NULL;
@@ -1462,6 +1469,39 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	}
 	worldDef.method = settings.method;
 	worldDef.subSteps = settings.subSteps;
+	if ( lcpSolver != NULL )
+	{
+		if ( strcmp( lcpSolver, "dantzig" ) == 0 )
+		{
+			worldDef.lcpSolver = cnLcp_dantzig;
+		}
+		else if ( strcmp( lcpSolver, "lemke" ) == 0 )
+		{
+			worldDef.lcpSolver = cnLcp_lemke;
+		}
+		else
+		{
+			cnFailAt( L, "lcp_solver", "unknown LCP solver \"%s\" (allowed: dantzig, lemke)", lcpSolver );
+			return NULL;
+		}
+	}
+	if ( integrator != NULL )
+	{
+		if ( strcmp( integrator, "symplectic-euler" ) == 0 )
+		{
+			worldDef.integrator = cnIntegrator_symplecticEuler;
+		}
+		else if ( strcmp( integrator, "explicit-euler" ) == 0 )
+		{
+			worldDef.integrator = cnIntegrator_explicitEuler;
+		}
+		else
+		{
+			cnFailAt( L, "integrator", "unknown integrator \"%s\" (allowed: symplectic-euler, explicit-euler)",
+					  integrator );
+			return NULL;
+		}
+	}
 
 	// bodies: check the container before building anything
 	const cJSON* bodies = cnField( root, "bodies" );
