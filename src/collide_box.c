@@ -37,6 +37,10 @@
 #define CN_EDGE_ID ( 1u << 14 )
 #define CN_FALLBACK_KEY 127u
 
+// (i + 1) % 3 and (i + 2) % 3 without the division
+static const int cnNext[3] = { 1, 2, 0 };
+static const int cnPrev[3] = { 2, 0, 1 };
+
 typedef struct cnClipVertex
 {
 	// position in the reference box frame
@@ -205,8 +209,8 @@ static int cnReducePoints( const double* u, const double* v, const double* sep, 
 // box). xfR moves reference-frame points to the world; refIsB is set when the reference box is
 // B, whose face normal then points from B to A. size is the smallest half extent of the two
 // boxes, the scale of the tolerances. Returns the point count.
-static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3], const double c[3], int i,
-						double sR, cnTransform xfR, bool refIsB, double size, double maxDistance, cnManifold* m )
+static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3], const double c[3], int i, double sR,
+						cnTransform xfR, bool refIsB, double size, double maxDistance, cnManifold* m )
 {
 	// incident face: the face of the incident box most anti-parallel to the reference normal
 	int k = 0;
@@ -215,7 +219,7 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 		k = fabs( rot[i][kk] ) > fabs( rot[i][k] ) ? kk : k;
 	}
 	double sI = rot[i][k] * sR > 0.0 ? -1.0 : 1.0;
-	int k1 = ( k + 1 ) % 3, k2 = ( k + 2 ) % 3;
+	int k1 = cnNext[k], k2 = cnPrev[k];
 
 	// its four vertices in the reference frame, counter-clockwise about its outward normal
 	double fc[3], ex[3], ey[3];
@@ -248,7 +252,7 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 	}
 
 	// clip against the four side planes of the reference face
-	int j1 = ( i + 1 ) % 3, j2 = ( i + 2 ) % 3;
+	int j1 = cnNext[i], j2 = cnPrev[i];
 	double slack = CN_CLIP_SLACK * size;
 	cnClipVertex* src = bufA;
 	cnClipVertex* dst = bufB;
@@ -342,7 +346,9 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 	double nr[3] = { 0.0, 0.0, 0.0 };
 	nr[i] = sR;
 	cnVec3 nR = cnV3( nr[0], nr[1], nr[2] );
-	cnVec3 normal = cnRotate( xfR.q, nR );
+	// one rotation matrix serves all the points
+	cnMat3 rw = cnMat3FromQuat( xfR.q );
+	cnVec3 normal = cnMulMV( rw, nR );
 	m->normal = refIsB ? cnNeg( normal ) : normal;
 	for ( int q = 0; q < kept; ++q )
 	{
@@ -352,7 +358,7 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 		cnVec3 p = cnV3( cv->p[0], cv->p[1], cv->p[2] );
 		p = cnMulSub( p, 0.5 * sep[idx], nR );
 		cnManifoldPoint* mp = m->points + q;
-		mp->point = cnTransformPoint( xfR, p );
+		mp->point = cnAdd( cnMulMV( rw, p ), xfR.p );
 		mp->separation = sep[idx];
 		mp->id = idBase | cv->key;
 	}
@@ -425,10 +431,10 @@ void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, 
 	int edgeI = -1, edgeK = -1;
 	for ( int i = 0; i < 3; ++i )
 	{
-		int i1 = ( i + 1 ) % 3, i2 = ( i + 2 ) % 3;
+		int i1 = cnNext[i], i2 = cnPrev[i];
 		for ( int k = 0; k < 3; ++k )
 		{
-			int k1 = ( k + 1 ) % 3, k2 = ( k + 2 ) % 3;
+			int k1 = cnNext[k], k2 = cnPrev[k];
 			double len2 = c[i1][k] * c[i1][k] + c[i2][k] * c[i2][k];
 			if ( len2 < CN_EDGE_PARALLEL_SIN * CN_EDGE_PARALLEL_SIN )
 			{

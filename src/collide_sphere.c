@@ -555,7 +555,8 @@ void cnCollideBoxAndCapsule( const cnGeometry* a, cnTransform xfA, const cnGeome
 	fi = fabs( n.z ) > fabs( cnGet( n, fi ) ) ? 2 : fi;
 	int fj = ( fi + 1 ) % 3, fk = ( fi + 2 ) % 3;
 	double overTol = 1e-9 * scale;
-	bool overFace = fabs( cnGet( c, fj ) ) <= cnGet( h, fj ) + overTol && fabs( cnGet( c, fk ) ) <= cnGet( h, fk ) + overTol;
+	bool overFace =
+		fabs( cnGet( c, fj ) ) <= cnGet( h, fj ) + overTol && fabs( cnGet( c, fk ) ) <= cnGet( h, fk ) + overTol;
 	if ( overFace && fabs( cnGet( n, fi ) ) >= CN_FACE_NORMAL_COS && fabs( cnGet( u, fi ) ) < CN_FACE_AXIS_SIN )
 	{
 		double s = cnGet( n, fi ) >= 0.0 ? 1.0 : -1.0;

@@ -174,6 +174,10 @@ struct cnWorld
 	cnBroadPhase broadPhase;
 	cnArena arena;
 
+	// the adaptive integrators' (penalty, analytic-impulse, constraint) last accepted internal step
+	// size, carried from one cnWorld_Step to the next (0 = none yet)
+	double adaptiveStep;
+
 	cnStats stats;
 };
 

@@ -161,7 +161,8 @@ static bool sameIds( const cnManifold* m1, const cnManifold* m2 )
 }
 
 // Swapping the arguments flips the normal and keeps points, separations and ids.
-static void checkSwapped( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance )
+static void checkSwapped( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+						  double maxDistance )
 {
 	cnManifold m1 = collide( a, xfA, b, xfB, maxDistance );
 	cnManifold m2 = collide( b, xfB, a, xfA, maxDistance );
@@ -412,6 +413,19 @@ static void testBoxCapsule( void )
 	findPoint( &m, -0.5, 0, 0.825, TOL );
 	findPoint( &m, 0.5, 0, 0.825, TOL );
 
+	// the core cuts the vertical edge (1, -1, z) of the box: core along (1, 1, 0)/sqrt 2 through
+	// (1, -1, 0) - 0.05 n with n = (1, -1, 0)/sqrt 2. Along n the box reaches sqrt 2 and the core
+	// sqrt 2 - 0.05: overlap 0.05; the faces x = 1 and y = -1 see the core 0.389 deep. Separation
+	// -0.05 - r, normal n, one point midway between the edge and the capsule surface.
+	cnGeometry thin = capsuleGeom( 0.1, 0.5 );
+	double s2 = sqrt( 0.5 );
+	cnQuat diag = cnMulQuat( rotZ( -0.25 * CN_PI ), rotX( -0.5 * CN_PI ) );
+	m = collide( &box, at( 0, 0, 0 ), &thin, makeXf( 1.0 - 0.05 * s2, -1.0 + 0.05 * s2, 0.0, diag ), 0.02 );
+	CHECK( m.pointCount == 1 );
+	CHECK_NEAR( m.points[0].separation, -0.15, TOL );
+	checkVec( m.normal, s2, -s2, 0.0, TOL );
+	checkVec( m.points[0].point, 1.0 - 0.075 * s2, -1.0 + 0.075 * s2, 0.0, TOL );
+
 	// tilted by 0.1 rad about y with the lower end 0.01 into the top face: the lower end's
 	// point at -0.01 and the upper end, 2 h sin 0.1 = 0.0998 higher, beyond maxDistance
 	double th = 0.1;
@@ -548,6 +562,13 @@ static void testBoxesRotated( void )
 	}
 	CHECK_NEAR( area, 2.0 * R2, 1e-12 );
 	CHECK( idsUnique( &m ) );
+	// the choice of four among eight survives a small wobble
+	cnManifold m2 =
+		collide( &cube, at( 0, 0, 0 ), &cube, makeXf( 1e-7, -2e-7, 0.99 + 1e-7, rotZ( 0.25 * CN_PI + 1e-7 ) ), 0.02 );
+	CHECK( sameIds( &m, &m2 ) );
+	m2 = collide( &cube, at( 0, 0, 0 ), &cube, makeXf( 0, 0, 0.99, cnMulQuat( rotX( 1e-6 ), rotZ( 0.25 * CN_PI ) ) ),
+				  0.02 );
+	CHECK( sameIds( &m, &m2 ) );
 }
 
 static void testBoxesEdge( void )
@@ -566,7 +587,8 @@ static void testBoxesEdge( void )
 	checkSwapped( &cube, xfA, &cube, xfB, 0.02 );
 
 	// the crossing moved along both edges keeps its id
-	cnManifold m2 = collide( &cube, makeXf( 0.001, 0, 0, xfA.q ), &cube, makeXf( 0, 0.002, 2.0 * r - 0.0201, xfB.q ), 0.02 );
+	cnManifold m2 =
+		collide( &cube, makeXf( 0.001, 0, 0, xfA.q ), &cube, makeXf( 0, 0.002, 2.0 * r - 0.0201, xfB.q ), 0.02 );
 	CHECK( m2.pointCount == 1 );
 	CHECK( sameIds( &m, &m2 ) );
 
@@ -758,7 +780,8 @@ static double segmentSegmentDistance( cnVec3 a0, cnVec3 a1, cnVec3 b0, cnVec3 b1
 	for ( int k = 0; k < 200; ++k )
 	{
 		double t1 = lo + ( hi - lo ) / 3.0, t2 = hi - ( hi - lo ) / 3.0;
-		if ( pointSegmentDistance( cnLerp( a0, a1, t1 ), b0, b1 ) < pointSegmentDistance( cnLerp( a0, a1, t2 ), b0, b1 ) )
+		if ( pointSegmentDistance( cnLerp( a0, a1, t1 ), b0, b1 ) <
+			 pointSegmentDistance( cnLerp( a0, a1, t2 ), b0, b1 ) )
 		{
 			hi = t2;
 		}
@@ -831,8 +854,8 @@ static void testBoxCapsuleRandom( void )
 		{
 			if ( bad < 5 )
 			{
-				fprintf( stderr, "  box-capsule %d: min separation %.12g, exact %.12g (%d points)\n", k, minSep, trueSep,
-						 m.pointCount );
+				fprintf( stderr, "  box-capsule %d: min separation %.12g, exact %.12g (%d points)\n", k, minSep,
+						 trueSep, m.pointCount );
 			}
 			bad++;
 		}
