@@ -11,19 +11,21 @@
 // An edge cross is skipped when the two edges are within about 0.0006 degrees of parallel
 // (sine 1e-5): its axis is then ill-defined and a face axis separates at least as well.
 #define CN_EDGE_PARALLEL_SIN 1e-5
-// A later axis replaces the current best only when it separates by more than this fraction of
-// the best separation's size plus an absolute tolerance (CN_ABS_TOL times the smallest half
-// extent). Resting boxes see several axes with nearly equal separation; this keeps the face of
-// A, then the face of B, then an edge, instead of following rounding noise.
+// Resting boxes see several axes with nearly equal separation (a face of A, the parallel face
+// of B, edge crosses lying in that face's plane). B's face is used only when it separates by
+// more than A's plus 2% of its size, an edge cross only when it beats the chosen face by 5%,
+// each plus CN_ABS_TOL times the smallest half extent, so the choice does not follow rounding
+// noise from step to step.
 #define CN_FACE_REL_TOL 0.02
 #define CN_EDGE_REL_TOL 0.05
 #define CN_ABS_TOL 1e-3
-// Incident points this far outside a side plane of the reference face (times the smallest
-// half extent of the two boxes) are snapped onto it rather than clipped, so a box resting flush on an
-// equal box keeps its four vertices (and their ids) instead of trading each for a pair of clip
-// points at every rounding wobble. Points farther out are clipped exactly.
+// Incident points this far outside a side plane of the reference face (times the smallest half
+// extent of the two boxes) are snapped onto it rather than clipped, so a box resting flush on
+// an equal box keeps its four vertices (and their ids) instead of trading each for a pair of
+// clip points at every rounding wobble. Points farther out are clipped exactly.
 #define CN_CLIP_SLACK 1e-4
-// Two deepest candidates within this many face sizes of each other count as equally deep.
+// Candidates within this much (times the smallest half extent) of the deepest count as equally
+// deep when reducing to four points; the first of them is kept.
 #define CN_DEPTH_TOL 1e-4
 
 // Clipping a quad by 4 planes leaves at most 8 vertices.

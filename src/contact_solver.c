@@ -21,6 +21,16 @@ cnSoftness cnMakeSoft( double hertz, double zeta, double h )
 	return (cnSoftness){ omega / a1, a2 * a3, a3 };
 }
 
+// A contact takes part in the solve when it touches and one of its bodies is simulated.
+static bool cnIsSolved( const cnWorld* world, const cnContact* c )
+{
+	if ( ( c->flags & cnContact_touching ) == 0 || c->manifold.pointCount == 0 )
+	{
+		return false;
+	}
+	return world->bodies[c->bodyA].solverIndex >= 0 || world->bodies[c->bodyB].solverIndex >= 0;
+}
+
 void cnPrepareContacts( cnStepContext* context )
 {
 	cnWorld* world = context->world;
@@ -29,18 +39,7 @@ void cnPrepareContacts( cnStepContext* context )
 	int n = 0;
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
-		const cnContact* c = world->contacts + i;
-		if ( ( c->flags & cnContact_touching ) == 0 || c->manifold.pointCount == 0 )
-		{
-			continue;
-		}
-		const cnBody* ba = world->bodies + c->bodyA;
-		const cnBody* bb = world->bodies + c->bodyB;
-		if ( ba->solverIndex < 0 && bb->solverIndex < 0 )
-		{
-			continue;
-		}
-		n += 1;
+		n += cnIsSolved( world, world->contacts + i ) ? 1 : 0;
 	}
 
 	context->constraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnContactConstraint ) );
@@ -50,16 +49,12 @@ void cnPrepareContacts( cnStepContext* context )
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
 		const cnContact* c = world->contacts + i;
-		if ( ( c->flags & cnContact_touching ) == 0 || c->manifold.pointCount == 0 )
+		if ( cnIsSolved( world, c ) == false )
 		{
 			continue;
 		}
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
-		if ( ba->solverIndex < 0 && bb->solverIndex < 0 )
-		{
-			continue;
-		}
 
 		cnContactConstraint* cc = context->constraints + k++;
 		cc->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
