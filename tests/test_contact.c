@@ -3,6 +3,7 @@
 // (shared/VALIDATION.md): bounce heights, incline stick/slip, rolling, the bowling ball, 1D
 // collisions, resting boxes and stacks, tunnelling, sleeping, filtering, kinematic bodies.
 #include "cairn/cairn.h"
+#include "cairn/scene.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -279,72 +280,82 @@ static void boxAtRest( void )
 	cnDestroyWorld( world );
 }
 
-// A tower of ten unit boxes stands for 10 s.
-static void towerStands( void )
+// Loads one of the shared scenes in scenes/ (written once, used by tests, benchmarks and docs).
+static cnScene* loadScene( const char* name )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), true );
-	addBox( world, cnBody_static, cnV3( 0, 0, -0.5 ), cnQuat_identity, cnV3( 10, 10, 0.5 ), 0 );
-	cnBodyId boxes[10];
-	for ( int i = 0; i < 10; ++i )
+	char path[1024], error[1024];
+	snprintf( path, sizeof( path ), "%s/scenes/%s", CAIRN_SOURCE_DIR, name );
+	cnScene* scene = cnLoadScene( path, error, (int)sizeof( error ) );
+	if ( scene == NULL )
 	{
-		boxes[i] = addBox( world, cnBody_dynamic, cnV3( 0, 0, 0.5 + i ), cnQuat_identity, cnV3( 0.5, 0.5, 0.5 ), 0 );
+		fprintf( stderr, "%s\n", error );
 	}
-	for ( int i = 0; i < 600; ++i )
-	{
-		cnWorld_Step( world, 1.0 / 60.0 );
-	}
-	for ( int i = 0; i < 10; ++i )
-	{
-		cnVec3 p = cnBody_GetPosition( world, boxes[i] );
-		// each contact may sink by the linear slop (5 mm)
-		CHECK( fabs( p.x ) < 0.01 && fabs( p.y ) < 0.01 );
-		CHECK_NEAR( p.z, 0.5 + i, 0.006 * ( i + 1 ) );
-	}
-	// it fell asleep
-	CHECK( cnBody_IsAwake( world, boxes[9] ) == false );
-	cnDestroyWorld( world );
+	CHECK( scene != NULL );
+	return scene;
 }
 
-// The 15-level pyramid of 1240 unit boxes (friction 0.5) stands 500 steps at 60 Hz with no box
-// moving more than 1 cm.
-static void pyramidStands( void )
+// Runs a scene for a number of steps and returns the largest displacement of any body from
+// where it started, and of the highest one.
+static double largestDisplacement( cnScene* scene, int steps )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), true );
-	cnMaterialId m = addMaterial( world, 0.5, 0.0 );
-	addBox( world, cnBody_static, cnV3( 0, 0, -0.5 ), cnQuat_identity, cnV3( 40, 40, 0.5 ), m );
-	const int levels = 15;
-	int count = 0;
-	cnBodyId* ids = malloc( 1240 * sizeof( cnBodyId ) );
-	cnVec3* start = malloc( 1240 * sizeof( cnVec3 ) );
-	for ( int k = 0; k < levels; ++k )
+	cnWorld* world = scene->world;
+	int n = cnWorld_GetBodyCount( world );
+	cnVec3* start = malloc( (size_t)n * sizeof( cnVec3 ) );
+	for ( int i = 0; i < n; ++i )
 	{
-		int n = levels - k;
-		for ( int i = 0; i < n; ++i )
-		{
-			for ( int j = 0; j < n; ++j )
-			{
-				cnVec3 p = cnV3( i - 0.5 * ( n - 1 ), j - 0.5 * ( n - 1 ), 0.5 + k );
-				ids[count] = addBox( world, cnBody_dynamic, p, cnQuat_identity, cnV3( 0.5, 0.5, 0.5 ), m );
-				start[count++] = p;
-			}
-		}
+		start[i] = cnBody_GetPosition( world, cnWorld_GetBody( world, i ) );
 	}
-	CHECK( count == 1240 );
-	int steps = fastMode() ? 150 : 500;
 	for ( int i = 0; i < steps; ++i )
 	{
-		cnWorld_Step( world, 1.0 / 60.0 );
+		cnWorld_Step( world, scene->timeStep );
 	}
 	double maxMove = 0.0;
-	for ( int i = 0; i < count; ++i )
+	for ( int i = 0; i < n; ++i )
 	{
-		maxMove = fmax( maxMove, cnDistance( cnBody_GetPosition( world, ids[i] ), start[i] ) );
+		maxMove = fmax( maxMove, cnDistance( cnBody_GetPosition( world, cnWorld_GetBody( world, i ) ), start[i] ) );
 	}
+	free( start );
+	return maxMove;
+}
+
+// scenes/tower10.json: ten unit boxes stacked on the ground stand for the scene's 10 s. Each of
+// the ten contacts may settle into the allowed overlap (the linear slop, 5 mm), so the top box
+// may sink by at most 5 cm; it must not sway.
+static void towerStands( void )
+{
+	cnScene* scene = loadScene( "tower10.json" );
+	if ( scene == NULL )
+	{
+		return;
+	}
+	cnWorld* world = scene->world;
+	int steps = (int)lround( scene->duration / scene->timeStep );
+	double maxMove = largestDisplacement( scene, steps );
+	cnBodyId top = cnWorld_FindBody( world, "box_9" );
+	cnVec3 p = cnBody_GetPosition( world, top );
+	printf( "tower: top box at (%.4f, %.4f, %.4f), largest displacement %.4f m\n", p.x, p.y, p.z, maxMove );
+	CHECK( fabs( p.x ) < 0.005 && fabs( p.y ) < 0.005 );
+	CHECK( maxMove < 0.05 );
+	// it fell asleep
+	CHECK( cnBody_IsAwake( world, top ) == false );
+	cnDestroyScene( scene );
+}
+
+// scenes/pyramid.json: the 15-level pyramid of 1240 unit boxes (friction 0.5) stands 500 steps at
+// 60 Hz with no box moving more than 1 cm.
+static void pyramidStands( void )
+{
+	cnScene* scene = loadScene( "pyramid.json" );
+	if ( scene == NULL )
+	{
+		return;
+	}
+	CHECK( cnWorld_GetBodyCount( scene->world ) == 1241 );
+	int steps = fastMode() ? 150 : 500;
+	double maxMove = largestDisplacement( scene, steps );
 	printf( "pyramid: largest displacement after %d steps %.4f m\n", steps, maxMove );
 	CHECK( maxMove < 0.01 );
-	free( ids );
-	free( start );
-	cnDestroyWorld( world );
+	cnDestroyScene( scene );
 }
 
 // A small fast sphere does not tunnel through a thin static box (speculative contact).
