@@ -162,6 +162,7 @@ bool cnBody_Destroy( cnWorld* world, cnBodyId id )
 		cnShape* shape = world->shapes + s;
 		int next = shape->nextShape;
 		cnBroadPhase_DestroyProxy( &world->broadPhase, shape->proxyKey );
+		cnFreeGeometry( &shape->geom );
 		shape->alive = false;
 		shape->nextShape = world->freeShape;
 		world->freeShape = s;

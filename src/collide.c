@@ -10,11 +10,9 @@ static void cnFlipNormal( cnManifold* m )
 	m->normal = cnNeg( m->normal );
 }
 
-void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
-				cnManifold* manifold )
+static void cnCollideDispatch( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+							   double maxDistance, cnManifold* manifold )
 {
-	manifold->pointCount = 0;
-	manifold->normal = cnV3( 0.0, 0.0, 1.0 );
 	cnShapeType ta = a->type, tb = b->type;
 
 	if ( ta == cnShape_plane || tb == cnShape_plane )
@@ -99,5 +97,31 @@ void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTra
 
 		default:
 			return;
+	}
+}
+
+void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+				cnManifold* manifold )
+{
+	manifold->pointCount = 0;
+	manifold->normal = cnV3( 0.0, 0.0, 1.0 );
+
+	// planar polygons (FOSSSim bodies) collide with each other only; each of their points carries
+	// its own normal
+	if ( a->type == cnShape_polygon || b->type == cnShape_polygon )
+	{
+		if ( a->type == b->type )
+		{
+			cnCollidePolygons( a, xfA, b, xfB, maxDistance, manifold );
+		}
+		return;
+	}
+
+	cnCollideDispatch( a, xfA, b, xfB, maxDistance, manifold );
+
+	// every other pair shares the manifold normal, which each point also carries
+	for ( int i = 0; i < manifold->pointCount; ++i )
+	{
+		manifold->points[i].normal = manifold->normal;
 	}
 }

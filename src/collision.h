@@ -21,6 +21,9 @@ typedef struct cnGeometry
 	cnVec3 halfExtents;
 	cnVec3 normal;
 	double offset;
+	// polygon (planar): vertices (x, y, 0) in the shape frame, owned by the world's shape (shape.c)
+	int vertexCount;
+	cnVec3* vertices;
 } cnGeometry;
 
 /// Mass properties of a solid shape: mass, centre of mass and inertia about the centre of mass,
@@ -68,14 +71,19 @@ typedef struct cnManifold
 /// Planes get a huge but finite box.
 cnAABB cnComputeShapeAABB( const cnGeometry* g, cnTransform xf );
 
-/// Mass properties of a solid shape of the given density (planes: zero mass).
+/// Mass properties of a solid shape of the given density (planes and polygons: zero mass; polygon
+/// bodies get their mass from cnBody_SetMassData).
 cnMassData cnComputeShapeMass( const cnGeometry* g, double density );
 
 /// Computes the contact manifold between shape A at xfA and shape B at xfB (shape frames to world).
 /// Points whose separation exceeds maxDistance are left out (speculative margin). The normal
 /// points from A to B. Sets pointCount to 0 when the shapes are farther apart than maxDistance.
-/// Only the point, separation and id fields of each point and the normal are written; the caller
-/// initialises the solver fields. Handles every ordered pair of shape types except plane-plane.
+/// Only the point, separation, id and normal fields of each point and the manifold normal are
+/// written; the caller initialises the solver fields. Each point's normal equals the manifold normal
+/// except for polygon pairs, whose vertex-edge points have their own (the manifold normal is then the
+/// deepest point's); polygon pairs keep only points with separation strictly below maxDistance.
+/// Handles every ordered pair of shape types except plane-plane; a polygon touches only polygons.
+/// (Polygon additions: helper J, planar scenes.)
 void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
 				cnManifold* manifold );
 
@@ -98,6 +106,14 @@ void cnCollidePlane( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, 
 /// general convex pair through GJK/EPA and face clipping (used for cylinders)
 void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
 					  cnManifold* m );
+
+/// polygon against polygon (planar, FOSSSim): every vertex-edge pair closer than the sum of the radii,
+/// each point with its own normal (collide_polygon.c)
+void cnCollidePolygons( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+						double maxDistance, cnManifold* m );
+
+/// Releases what a shape's geometry owns (a polygon's vertices); safe to call twice (shape.c).
+void cnFreeGeometry( cnGeometry* g );
 
 /// Support point of a convex shape (not a plane) in its own frame: the point farthest along d.
 cnVec3 cnSupport( const cnGeometry* g, cnVec3 d );

@@ -155,7 +155,6 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 		for ( int k = 0; k < m->pointCount; ++k )
 		{
 			cnManifoldPoint* mp = m->points + k;
-			mp->normal = m->normal;
 			mp->anchorA = cnSub( mp->point, ba->center );
 			mp->anchorB = cnSub( mp->point, bb->center );
 			mp->normalImpulse = 0.0;

@@ -42,7 +42,7 @@ bool cnMethodFromName( const char* name, cnMethod* method )
 
 const char* cnShapeTypeName( cnShapeType type )
 {
-	static const char* names[cnShape_count] = { "sphere", "box", "capsule", "cylinder", "plane" };
+	static const char* names[cnShape_count] = { "sphere", "box", "capsule", "cylinder", "plane", "polygon" };
 	if ( (int)type < 0 || type >= cnShape_count )
 	{
 		return "unknown";

@@ -46,6 +46,22 @@ cnAABB cnComputeShapeAABB( const cnGeometry* g, cnTransform xf )
 			break;
 		}
 
+		case cnShape_polygon:
+		{
+			// the vertices' box grown by the edge radius in every direction (z too: a planar polygon
+			// is a slab of thickness 2 r around its plane)
+			cnVec3 lower = xf.p, upper = xf.p;
+			for ( int i = 0; i < g->vertexCount; ++i )
+			{
+				cnVec3 v = cnTransformPoint( xf, g->vertices[i] );
+				lower = i == 0 ? v : cnMin( lower, v );
+				upper = i == 0 ? v : cnMax( upper, v );
+			}
+			cnVec3 r = cnV3( g->radius, g->radius, g->radius );
+			cnAABB box = { cnSub( lower, r ), cnAdd( upper, r ) };
+			return box;
+		}
+
 		default:
 		{
 			cnAABB box = { { -CN_PLANE_EXTENT, -CN_PLANE_EXTENT, -CN_PLANE_EXTENT },
@@ -117,6 +133,11 @@ cnMassData cnComputeShapeMass( const cnGeometry* g, double density )
 			break;
 		}
 
+		case cnShape_polygon:
+			// FOSSSim's polygons are point masses at the vertices: the scene loader sets the body's
+			// mass data, the shape gives none
+			break;
+
 		default:
 			// planes are static only: no mass
 			break;
@@ -171,6 +192,30 @@ cnVec3 cnSupport( const cnGeometry* g, cnVec3 d )
 				p.y = s * d.y;
 			}
 			return p;
+		}
+
+		case cnShape_polygon:
+		{
+			// the farthest vertex (the first among ties) plus the radius along d: the support of the
+			// convex hull of the thickened polygon
+			int best = 0;
+			double bestDot = -INFINITY;
+			for ( int i = 0; i < g->vertexCount; ++i )
+			{
+				double s = cnDot( g->vertices[i], d );
+				if ( s > bestDot )
+				{
+					best = i;
+					bestDot = s;
+				}
+			}
+			cnVec3 u = cnNormalize( d );
+			if ( cnLengthSquared( u ) == 0.0 )
+			{
+				u = cnV3( 0.0, 0.0, 1.0 );
+			}
+			cnVec3 v = g->vertexCount > 0 ? g->vertices[best] : cnVec3_zero;
+			return cnMulAdd( v, g->radius, u );
 		}
 
 		default:

@@ -1,10 +1,294 @@
 // SPDX-License-Identifier: MIT
-// AERO's analytic collision impulses with penalty forces for resting contact.
-// (Being implemented: until then the step reports that the method is not available.)
-#include "world.h"
+// AERO's analytic collision handling: contact points that approach faster than a maximum contact
+// velocity are collisions, resolved by impulses from momentum conservation and Newton's
+// restitution law, one point after another until every point separates; slower points are
+// resting contact, held by the penalty springs of method_penalty.c while the same adaptive
+// Dormand-Prince integration carries the bodies through the step. Collisions are looked for at
+// the step start and after every internal step; a new one is located in time on the integrator's
+// dense output, so impacts happen where the surfaces meet. See docs/method-analytic.md.
+#include "penalty.h"
+
+#include <string.h>
+
+// A contact point taking part in a collision.
+typedef struct cnImpactPoint
+{
+	int contact;
+	cnVec3 point;
+	cnVec3 normal;
+} cnImpactPoint;
+
+// Adds the impulse j (acting on B at rB, -j on A at rA) to the velocities.
+static void cnApplyPointImpulse( cnPenaltyBody* a, cnPenaltyBody* b, cnVec3 rA, cnVec3 rB, cnVec3 j, bool planar )
+{
+	b->v = cnMulAdd( b->v, b->invMass, j );
+	b->w = cnAdd( b->w, cnMulMV( b->invI, cnCross( rB, j ) ) );
+	a->v = cnMulSub( a->v, a->invMass, j );
+	a->w = cnSub( a->w, cnMulMV( a->invI, cnCross( rA, j ) ) );
+	if ( planar )
+	{
+		a->v.z = 0.0, a->w.x = 0.0, a->w.y = 0.0;
+		b->v.z = 0.0, b->w.x = 0.0, b->w.y = 0.0;
+	}
+}
+
+static cnVec3 cnRelativeVelocity( const cnPenaltyBody* a, const cnPenaltyBody* b, cnVec3 rA, cnVec3 rB )
+{
+	return cnSub( cnAdd( b->v, cnCross( b->w, rB ) ), cnAdd( a->v, cnCross( a->w, rA ) ) );
+}
+
+double cnAnalyticImpulse( cnPenaltyBody* a, cnPenaltyBody* b, cnVec3 p, cnVec3 n, double restitution, double friction,
+						  double vMax, bool planar )
+{
+	cnVec3 rA = cnSub( p, a->center );
+	cnVec3 rB = cnSub( p, b->center );
+	double vn = cnDot( cnRelativeVelocity( a, b, rA, rB ), n );
+	if ( !( vn < -vMax ) )
+	{
+		return 0.0;
+	}
+	double mN = cnPenaltyEffectiveMass( a, b, p, n );
+	if ( mN <= 0.0 )
+	{
+		return 0.0;
+	}
+
+	// Newton: the normal relative velocity changes by -(1 + e) v_n, which takes P = -(1 + e) v_n m_eff
+	double impulse = -( 1.0 + restitution ) * vn * mN;
+	cnApplyPointImpulse( a, b, rA, rB, cnMulSV( impulse, n ), planar );
+
+	// Coulomb on the impulse: a tangential impulse against the remaining slip, large enough to stop
+	// it when that takes no more than mu P (sticking), mu P otherwise (sliding)
+	if ( friction > 0.0 )
+	{
+		cnVec3 vrel = cnRelativeVelocity( a, b, rA, rB );
+		cnVec3 vt = cnMulSub( vrel, cnDot( vrel, n ), n );
+		double slip = cnLength( vt );
+		if ( slip > 0.0 )
+		{
+			cnVec3 t = cnMulSV( 1.0 / slip, vt );
+			double mT = cnPenaltyEffectiveMass( a, b, p, t );
+			double jt = fmin( slip * mT, friction * impulse );
+			cnApplyPointImpulse( a, b, rA, rB, cnMulSV( -jt, t ), planar );
+		}
+	}
+	return impulse;
+}
+
+// Normal relative velocity of a point at the loaded stage.
+static double cnNormalVelocity( const cnPenaltyBody* a, const cnPenaltyBody* b, cnVec3 p, cnVec3 n )
+{
+	return cnDot( cnRelativeVelocity( a, b, cnSub( p, a->center ), cnSub( p, b->center ) ), n );
+}
+
+// Looks at the state y at time t for new collisions: a point that overlaps now, did not at the last
+// accepted state, and approaches faster than v_max. Flags the contacts that have one (only those
+// when onlyFlagged is set, for the bisection) and returns whether there is any.
+static bool cnFindNewCollisions( cnPenaltySystem* sys, double t, const double* y, bool onlyFlagged )
+{
+	cnPenaltyLoadStage( sys, t, y );
+	bool any = false;
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		cnPenaltyContact* pc = sys->contacts + i;
+		if ( onlyFlagged && pc->event == false )
+		{
+			continue;
+		}
+		bool found = false;
+		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+		cnManifold m;
+		cnPenaltyCollide( sys, pc, &a, &b, 0.0, &m );
+		for ( int k = 0; k < m.pointCount && found == false; ++k )
+		{
+			const cnManifoldPoint* mp = m.points + k;
+			if ( mp->separation <= 0.0 && cnPenaltyWasOverlapping( pc, mp->id ) == false &&
+				 cnNormalVelocity( &a, &b, mp->point, m.normal ) < -CN_ANALYTIC_MAX_CONTACT_VELOCITY )
+			{
+				found = true;
+			}
+		}
+		if ( onlyFlagged == false )
+		{
+			pc->event = found;
+		}
+		any = any || found;
+	}
+	return any;
+}
+
+// Remembers which points overlap at the state y (time t): only points that start to overlap later
+// can be new collisions.
+static void cnMarkOverlaps( cnPenaltySystem* sys, double t, const double* y )
+{
+	cnPenaltyLoadStage( sys, t, y );
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		cnPenaltyContact* pc = sys->contacts + i;
+		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+		cnManifold m;
+		cnPenaltyCollide( sys, pc, &a, &b, 0.0, &m );
+		pc->overlapCount = 0;
+		pc->event = false;
+		for ( int k = 0; k < m.pointCount; ++k )
+		{
+			if ( m.points[k].separation <= 0.0 )
+			{
+				pc->overlapIds[pc->overlapCount++] = m.points[k].id;
+			}
+		}
+	}
+}
+
+// Resolves the collisions at the state y (time t) and writes the new velocities into y: every
+// point within the touch distance takes part; those approaching faster than v_max get impulses,
+// one after another in contact order, in rounds until none approaches faster than v_max, at most
+// 2k rounds for the k points taking part (an impact travels along a row of touching bodies one
+// contact per round when the contact order runs against it). Returns the number of impulses.
+static int cnResolveImpacts( cnPenaltySystem* sys, double t, double* y, cnImpactPoint* points )
+{
+	const double vMax = CN_ANALYTIC_MAX_CONTACT_VELOCITY;
+	cnPenaltyLoadStage( sys, t, y );
+
+	int count = 0, colliding = 0;
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		cnPenaltyContact* pc = sys->contacts + i;
+		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+		cnManifold m;
+		cnPenaltyCollide( sys, pc, &a, &b, CN_ANALYTIC_TOUCH_DISTANCE, &m );
+		for ( int k = 0; k < m.pointCount; ++k )
+		{
+			const cnManifoldPoint* mp = m.points + k;
+			points[count++] = (cnImpactPoint){ i, mp->point, m.normal };
+			if ( cnNormalVelocity( &a, &b, mp->point, m.normal ) < -vMax )
+			{
+				colliding += 1;
+			}
+		}
+	}
+	if ( colliding == 0 )
+	{
+		return 0;
+	}
+
+	int impulses = 0;
+	for ( int round = 0; round < 2 * count; ++round )
+	{
+		bool any = false;
+		for ( int i = 0; i < count; ++i )
+		{
+			const cnImpactPoint* ip = points + i;
+			const cnPenaltyContact* pc = sys->contacts + ip->contact;
+			int slotA = sys->slot[pc->bodyA], slotB = sys->slot[pc->bodyB];
+			// bodies without a slot have infinite mass: a copy takes their (zero) velocity change
+			cnPenaltyBody fixedA = cnPenaltyGetBody( sys, pc->bodyA );
+			cnPenaltyBody fixedB = cnPenaltyGetBody( sys, pc->bodyB );
+			cnPenaltyBody* a = slotA >= 0 ? sys->stage + slotA : &fixedA;
+			cnPenaltyBody* b = slotB >= 0 ? sys->stage + slotB : &fixedB;
+			if ( cnAnalyticImpulse( a, b, ip->point, ip->normal, pc->restitution, pc->friction, vMax, sys->planar ) >
+				 0.0 )
+			{
+				any = true;
+				impulses += 1;
+			}
+		}
+		if ( any == false )
+		{
+			break;
+		}
+	}
+
+	for ( int k = 0; k < sys->bodyCount; ++k )
+	{
+		double* s = y + CN_PENALTY_STRIDE * k;
+		const cnPenaltyBody* p = sys->stage + k;
+		s[7] = p->v.x, s[8] = p->v.y, s[9] = p->v.z;
+		s[10] = p->w.x, s[11] = p->w.y, s[12] = p->w.z;
+	}
+	return impulses;
+}
 
 bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 {
-	(void)timeStep;
-	return cnSetError( world, "method '%s' is not implemented yet", cnMethodName( world->def.method ) );
+	cnPenaltySystem sys;
+	if ( cnPenaltyBegin( world, &sys, timeStep ) == false )
+	{
+		return false;
+	}
+	if ( sys.bodyCount == 0 )
+	{
+		cnPenaltyFinish( &sys, sys.y0 );
+		return true;
+	}
+	sys.analytic = true;
+
+	int n = sys.n;
+	double* y = cnArena_Alloc( &world->arena, (size_t)n * sizeof( double ) );
+	double* probe = cnArena_Alloc( &world->arena, (size_t)n * sizeof( double ) );
+	size_t pointCapacity = (size_t)( sys.contactCount > 0 ? sys.contactCount : 1 ) * CN_MAX_MANIFOLD_POINTS;
+	cnImpactPoint* points = cnArena_Alloc( &world->arena, pointCapacity * sizeof( cnImpactPoint ) );
+	if ( y == NULL || probe == NULL || points == NULL )
+	{
+		return cnSetError( world, "out of memory in the analytic-impulse step" );
+	}
+	memcpy( y, sys.y0, (size_t)n * sizeof( double ) );
+
+	// collisions at the step start
+	cnResolveImpacts( &sys, 0.0, y, points );
+	cnMarkOverlaps( &sys, 0.0, y );
+
+	double h = world->adaptiveStep > 0.0 ? fmin( world->adaptiveStep, timeStep ) : timeStep;
+	cnRk45* rk = &sys.rk;
+	cnRk45_Reset( rk, 0.0, y, h );
+	int steps = 0;
+	while ( rk->t < timeStep )
+	{
+		if ( ++steps > CN_PENALTY_MAX_STEPS )
+		{
+			return cnSetError( world, "analytic-impulse: more than %d internal steps in one step of %g s",
+							   CN_PENALTY_MAX_STEPS, timeStep );
+		}
+		cnRk45_Prime( rk );
+		double hMax = cnPenaltyStepBound( &sys, rk->y );
+		if ( cnRk45_Step( rk, timeStep, hMax ) != cnRk45_accepted )
+		{
+			return cnSetError( world, "analytic-impulse: step size underflow at t = %g (tolerance %g not reachable)",
+							   world->time + rk->t, world->def.errorTolerance );
+		}
+
+		if ( cnFindNewCollisions( &sys, rk->t, rk->y, false ) == false )
+		{
+			cnMarkOverlaps( &sys, rk->t, rk->y );
+			continue;
+		}
+
+		// a new collision inside the last step: bisect the dense output for the moment the surfaces
+		// meet (to 1e-12 of the world step, where the overlap is below a picometre at 10 m/s for
+		// steps of 1/60 s), resolve it there and restart the integrator from that state
+		double ta = rk->tOld, tb = rk->t;
+		memcpy( y, rk->y, (size_t)n * sizeof( double ) );
+		for ( int iter = 0; iter < 64 && tb - ta > 1e-12 * timeStep; ++iter )
+		{
+			double tm = 0.5 * ( ta + tb );
+			cnRk45_Interpolate( rk, tm, probe );
+			if ( cnFindNewCollisions( &sys, tm, probe, true ) )
+			{
+				tb = tm;
+				memcpy( y, probe, (size_t)n * sizeof( double ) );
+			}
+			else
+			{
+				ta = tm;
+			}
+		}
+		cnResolveImpacts( &sys, tb, y, points );
+		cnMarkOverlaps( &sys, tb, y );
+		cnRk45_Reset( rk, tb, y, rk->h );
+	}
+	cnPenaltyFinish( &sys, rk->y );
+	return true;
 }

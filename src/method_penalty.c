@@ -1,10 +1,569 @@
 // SPDX-License-Identifier: MIT
-// Penalty contact springs integrated by adaptive Dormand-Prince RK5(4) (AERO).
-// (Being implemented: until then the step reports that the method is not available.)
-#include "world.h"
+// The penalty method (AERO): contacts are stiff spring-dashpots with Coulomb friction, and the
+// bodies' equations of motion are integrated by adaptive Dormand-Prince RK5(4). The contact
+// manifold is recomputed from the geometry at every stage of the integrator, so the force follows
+// the bodies through the step; the world step is one output interval made of as many internal
+// steps as the error tolerance and the motion bound ask. See docs/method-penalty.md.
+#include "penalty.h"
+
+#include <string.h>
+
+// Below this distance from zeta = 1 the two closed forms of the restitution are replaced by their
+// common limit exp(-2) (both are 0/0 there).
+#define CN_CRITICAL_BAND 1e-7
+
+double cnPenaltyRestitution( double zeta )
+{
+	if ( zeta <= 0.0 )
+	{
+		return 1.0;
+	}
+	if ( fabs( zeta - 1.0 ) < CN_CRITICAL_BAND )
+	{
+		return exp( -2.0 );
+	}
+	if ( zeta < 1.0 )
+	{
+		// x(t) = v0/wd exp(-zeta w t) sin(wd t); the force k x + c x' reaches zero (the contact lets go)
+		// at wd t = acos(2 zeta^2 - 1) = 2 acos(zeta), where |x'| = v0 exp(-zeta w t)
+		double phi = acos( zeta );
+		return exp( -2.0 * phi * zeta / sqrt( 1.0 - zeta * zeta ) );
+	}
+	// overdamped: roots r1 > r2 of s^2 + 2 zeta w s + w^2; the force vanishes at
+	// exp((r1 - r2) t) = (r2 / r1)^2, where the speed is v0 (r1 / r2) exp(r1 t)
+	double s = sqrt( zeta * zeta - 1.0 );
+	double rho = ( zeta + s ) * ( zeta + s );
+	return exp( -( rho + 1.0 ) / ( rho - 1.0 ) * log( rho ) );
+}
+
+double cnPenaltyDampingRatio( double restitution )
+{
+	if ( restitution >= 1.0 )
+	{
+		return 0.0;
+	}
+	double hi = CN_PENALTY_MAX_DAMPING_RATIO;
+	if ( !( restitution > cnPenaltyRestitution( hi ) ) )
+	{
+		return hi;
+	}
+	// e(zeta) decreases monotonically: bisection to round-off
+	double lo = 0.0;
+	for ( int i = 0; i < 80 && hi - lo > 1e-15; ++i )
+	{
+		double mid = 0.5 * ( lo + hi );
+		if ( cnPenaltyRestitution( mid ) > restitution )
+		{
+			lo = mid;
+		}
+		else
+		{
+			hi = mid;
+		}
+	}
+	return 0.5 * ( lo + hi );
+}
+
+// Smallest size of a shape: what a body may move per internal step is a fraction of it.
+static double cnShapeMinSize( const cnGeometry* g )
+{
+	switch ( g->type )
+	{
+		case cnShape_sphere:
+		case cnShape_capsule:
+			return g->radius;
+		case cnShape_box:
+			return fmin( g->halfExtents.x, fmin( g->halfExtents.y, g->halfExtents.z ) );
+		case cnShape_cylinder:
+			return fmin( g->radius, g->halfHeight );
+		default:
+			return INFINITY;
+	}
+}
+
+static double cnBodyMinSize( const cnWorld* world, const cnBody* body )
+{
+	double size = INFINITY;
+	for ( int i = body->firstShape; i >= 0; i = world->shapes[i].nextShape )
+	{
+		size = fmin( size, cnShapeMinSize( &world->shapes[i].geom ) );
+	}
+	return size;
+}
+
+// Series springs (or dashpots): 1/k = 1/k1 + 1/k2; a zero value means "not given" and leaves the
+// other alone.
+static double cnCombineSeries( double a, double b )
+{
+	if ( a > 0.0 && b > 0.0 )
+	{
+		return a * b / ( a + b );
+	}
+	return a > 0.0 ? a : b;
+}
+
+bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
+{
+	memset( sys, 0, sizeof( cnPenaltySystem ) );
+	sys->world = world;
+	sys->timeStep = timeStep;
+	sys->planar = world->def.planar;
+
+	int dynamicCount = 0, kinematicCount = 0;
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		const cnBody* b = world->bodies + i;
+		if ( b->alive && b->awake && b->type == cnBody_dynamic )
+		{
+			dynamicCount += 1;
+		}
+		else if ( b->alive && b->awake && b->type == cnBody_kinematic )
+		{
+			kinematicCount += 1;
+		}
+	}
+
+	cnArena* arena = &world->arena;
+	int n = CN_PENALTY_STRIDE * dynamicCount;
+	size_t bodySlots = (size_t)( dynamicCount > 0 ? dynamicCount : 1 );
+	sys->bodyCount = dynamicCount;
+	sys->n = n;
+	sys->bodies = cnArena_Alloc( arena, bodySlots * sizeof( int ) );
+	sys->slot = cnArena_Alloc( arena, (size_t)( world->bodyCount > 0 ? world->bodyCount : 1 ) * sizeof( int ) );
+	sys->minSize = cnArena_Alloc( arena, bodySlots * sizeof( double ) );
+	sys->kinematics = cnArena_Alloc( arena, (size_t)( kinematicCount > 0 ? kinematicCount : 1 ) * sizeof( int ) );
+	sys->stage = cnArena_Alloc( arena, bodySlots * sizeof( cnPenaltyBody ) );
+	sys->force = cnArena_Alloc( arena, bodySlots * sizeof( cnVec3 ) );
+	sys->torque = cnArena_Alloc( arena, bodySlots * sizeof( cnVec3 ) );
+	sys->modes = cnArena_Alloc( arena, bodySlots * sizeof( double ) );
+	size_t contactSlots = (size_t)( world->contactCount > 0 ? world->contactCount : 1 );
+	sys->contacts = cnArena_Alloc( arena, contactSlots * sizeof( cnPenaltyContact ) );
+	sys->y0 = cnArena_Alloc( arena, bodySlots * CN_PENALTY_STRIDE * sizeof( double ) );
+	double* memory = cnArena_Alloc( arena, cnRk45_MemorySize( n ) * sizeof( double ) );
+	if ( sys->bodies == NULL || sys->slot == NULL || sys->minSize == NULL || sys->kinematics == NULL ||
+		 sys->stage == NULL || sys->force == NULL || sys->torque == NULL || sys->modes == NULL ||
+		 sys->contacts == NULL || sys->y0 == NULL || memory == NULL )
+	{
+		return cnSetError( world, "out of memory in the penalty step" );
+	}
+
+	// bodies: awake dynamic ones form the state, in body index order (deterministic)
+	int k = 0;
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		const cnBody* b = world->bodies + i;
+		sys->slot[i] = -1;
+		if ( b->alive && b->awake && b->type == cnBody_kinematic )
+		{
+			sys->kinematics[sys->kinematicCount++] = i;
+		}
+		if ( !( b->alive && b->awake && b->type == cnBody_dynamic ) )
+		{
+			continue;
+		}
+		sys->slot[i] = k;
+		sys->bodies[k] = i;
+		sys->minSize[k] = cnBodyMinSize( world, b );
+		sys->modes[k] = 0.0;
+		cnVec3 v = b->v, w = b->w;
+		cnProjectPlanar( world, &v, &w );
+		double* s = sys->y0 + CN_PENALTY_STRIDE * k;
+		s[0] = b->center.x, s[1] = b->center.y, s[2] = b->center.z;
+		s[3] = b->xf.q.w, s[4] = b->xf.q.x, s[5] = b->xf.q.y, s[6] = b->xf.q.z;
+		s[7] = v.x, s[8] = v.y, s[9] = v.z;
+		s[10] = w.x, s[11] = w.y, s[12] = w.z;
+		k += 1;
+	}
+
+	// contacts the narrow phase found within its speculative margin: its margin covers the
+	// relative motion of the whole step, so no other pair can touch before the step ends
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		const cnContact* c = world->contacts + i;
+		if ( ( c->flags & cnContact_touching ) == 0 )
+		{
+			continue;
+		}
+		if ( sys->slot[c->bodyA] < 0 && sys->slot[c->bodyB] < 0 )
+		{
+			continue;
+		}
+		const cnMaterialDef* ma = &world->materials[world->shapes[c->shapeA].material].def;
+		const cnMaterialDef* mb = &world->materials[world->shapes[c->shapeB].material].def;
+		cnPenaltyContact* pc = sys->contacts + sys->contactCount++;
+		memset( pc, 0, sizeof( cnPenaltyContact ) );
+		pc->contact = i;
+		pc->bodyA = c->bodyA;
+		pc->bodyB = c->bodyB;
+		pc->friction = c->friction;
+		pc->restitution = c->restitution;
+		pc->stiffness = cnCombineSeries( ma->stiffness, mb->stiffness );
+		pc->damping = cnCombineSeries( ma->damping, mb->damping );
+		pc->dampingRatio = cnPenaltyDampingRatio( c->restitution );
+	}
+
+	cnRk45_Init( &sys->rk, n, memory, cnPenaltyDerivative, sys, world->def.errorTolerance );
+	sys->rk.hMin = 1e-12 * timeStep;
+	return true;
+}
+
+void cnPenaltyLoadStage( cnPenaltySystem* sys, double t, const double* y )
+{
+	const cnWorld* world = sys->world;
+	sys->stageTime = t;
+	for ( int k = 0; k < sys->bodyCount; ++k )
+	{
+		const cnBody* body = world->bodies + sys->bodies[k];
+		const double* s = y + CN_PENALTY_STRIDE * k;
+		cnPenaltyBody* p = sys->stage + k;
+		p->center = cnV3( s[0], s[1], s[2] );
+		cnQuat q = { s[3], s[4], s[5], s[6] };
+		p->q = cnNormalizeQuat( q );
+		p->v = cnV3( s[7], s[8], s[9] );
+		p->w = cnV3( s[10], s[11], s[12] );
+		p->invMass = body->invMass;
+		cnMat3 R = cnMat3FromQuat( p->q );
+		cnMat3 Rt = cnTransposeM( R );
+		p->I = cnMulMM( R, cnMulMM( body->inertia, Rt ) );
+		if ( sys->planar )
+		{
+			// the planar dofs rotate about z only: the inertia they see is I_zz of the world tensor
+			// (a body whose inertia has no inverse does not rotate, as in 3D)
+			double izz = p->I.cz.z;
+			bool rotates = body->invInertia.cx.x != 0.0 || body->invInertia.cy.y != 0.0 || body->invInertia.cz.z != 0.0;
+			p->invI = cnDiagonal( 0.0, 0.0, rotates && izz > 0.0 ? 1.0 / izz : 0.0 );
+		}
+		else
+		{
+			p->invI = cnMulMM( R, cnMulMM( body->invInertia, Rt ) );
+		}
+		sys->force[k] = body->force;
+		sys->torque[k] = body->torque;
+	}
+}
+
+cnPenaltyBody cnPenaltyGetBody( const cnPenaltySystem* sys, int bodyIndex )
+{
+	int slot = sys->slot[bodyIndex];
+	if ( slot >= 0 )
+	{
+		return sys->stage[slot];
+	}
+	const cnBody* b = sys->world->bodies + bodyIndex;
+	cnPenaltyBody p;
+	memset( &p, 0, sizeof( p ) );
+	p.center = b->center;
+	p.q = b->xf.q;
+	if ( b->type == cnBody_kinematic && b->awake )
+	{
+		// the same motion as cnIntegrateBodyPosition over the stage time
+		double t = sys->stageTime;
+		p.v = b->v;
+		p.w = b->w;
+		p.center = cnMulAdd( b->center, t, b->v );
+		p.q = cnIntegrateRotation( b->xf.q, b->w, t );
+	}
+	return p;
+}
+
+void cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
+					   const cnPenaltyBody* b, double maxDistance, cnManifold* m )
+{
+	const cnWorld* world = sys->world;
+	const cnContact* c = world->contacts + pc->contact;
+	const cnShape* sa = world->shapes + c->shapeA;
+	const cnShape* sb = world->shapes + c->shapeB;
+	const cnBody* ba = world->bodies + pc->bodyA;
+	const cnBody* bb = world->bodies + pc->bodyB;
+	cnTransform xfA = { cnSub( a->center, cnRotate( a->q, ba->localCenter ) ), a->q };
+	cnTransform xfB = { cnSub( b->center, cnRotate( b->q, bb->localCenter ) ), b->q };
+	cnCollide( &sa->geom, cnMulTransforms( xfA, sa->local ), &sb->geom, cnMulTransforms( xfB, sb->local ), maxDistance,
+			   m );
+}
+
+double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, cnVec3 p, cnVec3 d )
+{
+	cnVec3 rnA = cnCross( cnSub( p, a->center ), d );
+	cnVec3 rnB = cnCross( cnSub( p, b->center ), d );
+	double k = a->invMass + b->invMass + cnDot( rnA, cnMulMV( a->invI, rnA ) ) + cnDot( rnB, cnMulMV( b->invI, rnB ) );
+	return k > 0.0 ? 1.0 / k : 0.0;
+}
+
+// Radius of the stability region of Dormand-Prince's 5th-order solution, |R(z)| <= 1 with
+// R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 + z^5/120 + z^6/600, along the ray of the eigenvalue
+// w (-zeta + i sqrt(1 - zeta^2)) of an underdamped spring-dashpot. Measured on R and tabulated;
+// linear interpolation between the samples stays below the (concave) true radius. On the
+// imaginary axis (zeta = 0) the method damps only up to |z| ~ 1 and amplifies slowly beyond, too
+// slowly for the error estimate to notice while the motion is at round-off level: undamped resting
+// contacts would otherwise grow noise up to the error tolerance.
+static double cnStabilityRadius( double zeta )
+{
+	static const double zetas[] = { 0.0,   0.0035, 0.0087, 0.0175, 0.035, 0.052,
+									0.07,  0.087,  0.122,  0.174,  0.342, 1.0 };
+	static const double radii[] = { 1.0, 1.6, 1.83, 2.03, 2.27, 2.42, 2.53, 2.62, 2.76, 2.93, 3.28, 3.29 };
+	const int count = (int)( sizeof( zetas ) / sizeof( zetas[0] ) );
+	if ( !( zeta > 0.0 ) )
+	{
+		return radii[0];
+	}
+	for ( int i = 1; i < count; ++i )
+	{
+		if ( zeta <= zetas[i] )
+		{
+			double s = ( zeta - zetas[i - 1] ) / ( zetas[i] - zetas[i - 1] );
+			return radii[i - 1] + s * ( radii[i] - radii[i - 1] );
+		}
+	}
+	return radii[count - 1];
+}
+
+// Adds the spring-dashpot and friction forces of one contact at the loaded stage.
+static void cnPenaltyContactForce( cnPenaltySystem* sys, const cnPenaltyContact* pc )
+{
+	const double omega = 2.0 * CN_PI * CN_PENALTY_FREQUENCY;
+	cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+	cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+	cnManifold m;
+	cnPenaltyCollide( sys, pc, &a, &b, 0.0, &m );
+	int slotA = sys->slot[pc->bodyA], slotB = sys->slot[pc->bodyB];
+	cnVec3 n = m.normal;
+
+	for ( int i = 0; i < m.pointCount; ++i )
+	{
+		const cnManifoldPoint* mp = m.points + i;
+		double depth = -mp->separation;
+		if ( !( depth > 0.0 ) )
+		{
+			continue;
+		}
+		cnVec3 rA = cnSub( mp->point, a.center );
+		cnVec3 rB = cnSub( mp->point, b.center );
+		cnVec3 vrel = cnSub( cnAdd( b.v, cnCross( b.w, rB ) ), cnAdd( a.v, cnCross( a.w, rA ) ) );
+		double vn = cnDot( vrel, n );
+		if ( sys->analytic && vn < -CN_ANALYTIC_MAX_CONTACT_VELOCITY && cnPenaltyWasOverlapping( pc, mp->id ) == false )
+		{
+			// a collision: the impulse takes it once the step has found it, the spring must not
+			// act before (its force would leak into the dense output the impact is located on)
+			continue;
+		}
+
+		// stiffness and damping per point: k = m_eff w0^2 keeps the natural frequency of every point
+		// contact at CN_PENALTY_FREQUENCY, and c = 2 zeta sqrt(k m_eff) gives the restitution
+		double mEff = cnPenaltyEffectiveMass( &a, &b, mp->point, n );
+		if ( mEff <= 0.0 )
+		{
+			continue;
+		}
+		double k = pc->stiffness > 0.0 ? pc->stiffness : mEff * omega * omega;
+		double c = pc->damping > 0.0 ? pc->damping : 2.0 * pc->dampingRatio * sqrt( k * mEff );
+
+		// the dashpot may slow the separation but the contact never pulls
+		double fn = k * depth - c * vn;
+		if ( !( fn > 0.0 ) )
+		{
+			continue;
+		}
+
+		// Coulomb friction against the slip, viscous (regularised static friction) below the slip speed
+		cnVec3 vt = cnMulSub( vrel, vn, n );
+		double slip = cnLength( vt );
+		cnVec3 f = cnMulSV( fn, n );
+		if ( slip > 0.0 && pc->friction > 0.0 )
+		{
+			double ft = pc->friction * fn * ( slip < CN_PENALTY_SLIP_SPEED ? slip / CN_PENALTY_SLIP_SPEED : 1.0 );
+			f = cnMulSub( f, ft / slip, vt );
+		}
+
+		// this point's oscillation mode, scaled by the stability radius in its direction
+		double mode = 0.0;
+		double zeta = 0.5 * c / sqrt( k * mEff );
+		if ( zeta < 1.0 )
+		{
+			double r = cnStabilityRadius( zeta );
+			mode = k / ( mEff * r * r );
+		}
+
+		// f acts on B at the point, -f on A
+		if ( slotB >= 0 )
+		{
+			sys->force[slotB] = cnAdd( sys->force[slotB], f );
+			sys->torque[slotB] = cnAdd( sys->torque[slotB], cnCross( rB, f ) );
+			sys->modes[slotB] += mode;
+		}
+		if ( slotA >= 0 )
+		{
+			sys->force[slotA] = cnSub( sys->force[slotA], f );
+			sys->torque[slotA] = cnSub( sys->torque[slotA], cnCross( rA, f ) );
+			sys->modes[slotA] += mode;
+		}
+	}
+}
+
+void cnPenaltyDerivative( double t, const double* y, double* dydt, void* context )
+{
+	cnPenaltySystem* sys = context;
+	const cnWorld* world = sys->world;
+	cnPenaltyLoadStage( sys, t, y );
+	for ( int k = 0; k < sys->bodyCount; ++k )
+	{
+		sys->modes[k] = 0.0;
+	}
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		cnPenaltyContactForce( sys, sys->contacts + i );
+	}
+
+	for ( int k = 0; k < sys->bodyCount; ++k )
+	{
+		const cnBody* body = world->bodies + sys->bodies[k];
+		const cnPenaltyBody* p = sys->stage + k;
+		const double* s = y + CN_PENALTY_STRIDE * k;
+		double* d = dydt + CN_PENALTY_STRIDE * k;
+
+		// x' = v; q' = 1/2 (0, w) q with w in the world frame (q as integrated, not renormalised, so
+		// the exact flow keeps |q|)
+		cnVec3 v = p->v, w = p->w;
+		cnQuat q = { s[3], s[4], s[5], s[6] };
+		cnQuat wq = { 0.0, w.x, w.y, w.z };
+		cnQuat dq = cnMulQuat( wq, q );
+
+		// m v' = m s g + F - m c v - k |v| v (gravity, forces, linear damping, quadratic drag)
+		cnVec3 a = cnMulAdd( cnMulSV( body->gravityScale, world->gravity ), p->invMass, sys->force[k] );
+		a = cnMulSub( a, body->linearDamping, v );
+		a = cnMulSub( a, body->drag * p->invMass * cnLength( v ), v );
+
+		// I w' = tau - w x (I w) - I c w (Euler's equations in the world frame, angular damping)
+		cnVec3 tau = sys->torque[k];
+		if ( body->isotropic == false )
+		{
+			tau = cnSub( tau, cnCross( w, cnMulMV( p->I, w ) ) );
+		}
+		cnVec3 alpha = cnMulSub( cnMulMV( p->invI, tau ), body->angularDamping, w );
+		cnProjectPlanar( world, &a, &alpha );
+
+		d[0] = v.x, d[1] = v.y, d[2] = v.z;
+		d[3] = 0.5 * dq.w, d[4] = 0.5 * dq.x, d[5] = 0.5 * dq.y, d[6] = 0.5 * dq.z;
+		d[7] = a.x, d[8] = a.y, d[9] = a.z;
+		d[10] = alpha.x, d[11] = alpha.y, d[12] = alpha.z;
+	}
+}
+
+double cnPenaltyStepBound( const cnPenaltySystem* sys, const double* y )
+{
+	const cnWorld* world = sys->world;
+	double bound = sys->timeStep;
+	for ( int k = 0; k < sys->bodyCount; ++k )
+	{
+		const cnBody* body = world->bodies + sys->bodies[k];
+		const double* s = y + CN_PENALTY_STRIDE * k;
+		double v = sqrt( s[7] * s[7] + s[8] * s[8] + s[9] * s[9] );
+		double w = sqrt( s[10] * s[10] + s[11] * s[11] + s[12] * s[12] );
+		double speed = v + w * body->maxExtent;
+		double reach = CN_PENALTY_MOTION_FRACTION * sys->minSize[k];
+		if ( speed * bound > reach )
+		{
+			bound = reach / speed;
+		}
+		// stability of the contacts' oscillation
+		double omega = sqrt( sys->modes[k] );
+		if ( omega * bound > CN_PENALTY_STABLE_FRACTION )
+		{
+			bound = CN_PENALTY_STABLE_FRACTION / omega;
+		}
+	}
+	for ( int i = 0; i < sys->kinematicCount; ++i )
+	{
+		const cnBody* body = world->bodies + sys->kinematics[i];
+		double speed = cnLength( body->v ) + cnLength( body->w ) * body->maxExtent;
+		double reach = CN_PENALTY_MOTION_FRACTION * cnBodyMinSize( world, body );
+		if ( speed * bound > reach )
+		{
+			bound = reach / speed;
+		}
+	}
+	return bound;
+}
+
+// The sleep timer as the impulse method keeps it.
+static void cnUpdateSleepTime( const cnWorld* world, cnBody* body, double timeStep )
+{
+	double lin = world->def.sleepLinearThreshold, ang = world->def.sleepAngularThreshold;
+	if ( world->def.enableSleep == false || body->enableSleep == false || body->type == cnBody_kinematic ||
+		 cnLengthSquared( body->v ) > lin * lin || cnLengthSquared( body->w ) > ang * ang )
+	{
+		body->sleepTime = 0.0;
+	}
+	else
+	{
+		body->sleepTime += timeStep;
+	}
+}
+
+void cnPenaltyFinish( cnPenaltySystem* sys, const double* y )
+{
+	cnWorld* world = sys->world;
+	double timeStep = sys->timeStep;
+	for ( int k = 0; k < sys->bodyCount; ++k )
+	{
+		cnBody* body = world->bodies + sys->bodies[k];
+		const double* s = y + CN_PENALTY_STRIDE * k;
+		cnQuat q = { s[3], s[4], s[5], s[6] };
+		cnVec3 v = cnV3( s[7], s[8], s[9] ), w = cnV3( s[10], s[11], s[12] );
+		cnProjectPlanar( world, &v, &w );
+		body->center = cnV3( s[0], s[1], s[2] );
+		body->xf.q = cnNormalizeQuat( q );
+		body->xf.p = cnSub( body->center, cnRotate( body->xf.q, body->localCenter ) );
+		body->v = v;
+		body->w = w;
+		body->force = cnVec3_zero;
+		body->torque = cnVec3_zero;
+		cnUpdateSleepTime( world, body, timeStep );
+		cnUpdateBodyShapes( world, body, cnMulSV( timeStep, body->v ) );
+	}
+	for ( int i = 0; i < sys->kinematicCount; ++i )
+	{
+		cnBody* body = world->bodies + sys->kinematics[i];
+		cnIntegrateBodyPosition( body, timeStep );
+		body->force = cnVec3_zero;
+		body->torque = cnVec3_zero;
+		cnUpdateSleepTime( world, body, timeStep );
+		cnUpdateBodyShapes( world, body, cnMulSV( timeStep, body->v ) );
+	}
+	if ( sys->bodyCount > 0 )
+	{
+		world->adaptiveStep = sys->rk.h;
+	}
+	world->stats.awakeBodyCount = sys->bodyCount + sys->kinematicCount;
+}
 
 bool cnStepPenalty( cnWorld* world, double timeStep )
 {
-	(void)timeStep;
-	return cnSetError( world, "method '%s' is not implemented yet", cnMethodName( world->def.method ) );
+	cnPenaltySystem sys;
+	if ( cnPenaltyBegin( world, &sys, timeStep ) == false )
+	{
+		return false;
+	}
+
+	// carry the step size of the last world step; the first one starts from the whole interval and
+	// lets rejections find the scale
+	double h = world->adaptiveStep > 0.0 ? fmin( world->adaptiveStep, timeStep ) : timeStep;
+	cnRk45_Reset( &sys.rk, 0.0, sys.y0, h );
+	int steps = 0;
+	while ( sys.bodyCount > 0 && sys.rk.t < timeStep )
+	{
+		if ( ++steps > CN_PENALTY_MAX_STEPS )
+		{
+			return cnSetError( world, "penalty: more than %d internal steps in one step of %g s", CN_PENALTY_MAX_STEPS,
+							   timeStep );
+		}
+		cnRk45_Prime( &sys.rk );
+		double hMax = cnPenaltyStepBound( &sys, sys.rk.y );
+		if ( cnRk45_Step( &sys.rk, timeStep, hMax ) != cnRk45_accepted )
+		{
+			return cnSetError( world, "penalty: step size underflow at t = %g (error tolerance %g not reachable)",
+							   world->time + sys.rk.t, world->def.errorTolerance );
+		}
+	}
+	cnPenaltyFinish( &sys, sys.rk.y );
+	return true;
 }

@@ -1,10 +1,1112 @@
 // SPDX-License-Identifier: MIT
 // Velocity-level contact methods: lcp, velocity-projection, gr-lcp, gr-velocity-projection.
-// (Being implemented: until then the step reports that the method is not available.)
-#include "world.h"
+//
+// One step, after the narrow phase (docs/method-velocity.md has the derivations):
+//  1. free velocities: qdot_minus = qdot + h M^-1 f (gravity, forces, drag, damping, gyroscopic
+//     term) for every awake dynamic body, in the dof map's generalised coordinates;
+//  2. active contact points: every point of a touching contact with at least one free body whose
+//     separation is, or is predicted to become within this step, <= 0 (speculative points that
+//     close during the step are resolved now, "bouncing at a distance"), one Jacobian row along
+//     its normal and, for the friction LCP, one or two along tangents;
+//  3. the response, per island of free bodies linked by active points (the problem is block
+//     diagonal, so islands are solved apart):
+//     lcp                 z >= 0 _|_ N^T M^-1 N z + (1 + e) vn >= 0 (Lemke, frictionless), or the
+//                         boxed LCP with Coulomb friction rows (one solve, normal and friction)
+//     velocity-projection qdot_plus = argmin 1/2 |v - qdot_minus|_M^2 s.t. N^T v + c >= 0
+//     gr-*                the same response, repeated on the points still approaching until none
+//                         is (Smith, Kaufman, Vouga, Tamstorf, Grinspun 2012)
+//  4. positions: symplectic Euler moves bodies with qdot_plus, explicit Euler with the velocity
+//     the step started with; shapes are updated and the step's forces cleared.
+#include "method_velocity.h"
+
+#include "contact_system.h"
+#include "lcp.h"
+#include "qp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// A point is active when its separation, now or predicted at the end of the step, is at most this
+// (m). Touching shapes come out of the narrow phase with separations of round-off size.
+#define CN_VELOCITY_ACTIVE_TOL 1e-9
+
+// Generalized reflection treats a point as approaching when its normal speed is below -tol, tol
+// this fraction of the island's largest point speed (the sum of the terms |J_k qdot_k| that make up
+// a normal speed, so the round-off of a resting or grazing contact never reads as an approach). A
+// reflected point leaves the solve at -e vn up to the solver's accuracy: Lemke and the projection
+// are exact to round-off (1e-12 relative); the boxed solver accepts conditions that hold to 1e-8 of
+// its scale, so a point can stay at -1e-10 relative and would be reflected again and again.
+#define CN_GR_APPROACH_TOL 1e-10
+#define CN_GR_APPROACH_TOL_BOXED 1e-7
+
+// Generalized reflection stops with an error after 1000 + this many reflections per point of the
+// island (a Newton's cradle of N balls takes N - 1, a racked pool break a few dozen; a body
+// wedged between two fixed bodies with e = 1 would reflect forever).
+#define CN_GR_ITERATIONS_PER_POINT 20
+
+// An LCP solve that reports failure is still accepted when its last iterate satisfies the
+// conditions to this fraction of the problem's scale (|b| + |A| |z|): the boxed solver insists on
+// 1e-8 and can miss it by a little on the degenerate problems of redundant contacts with friction
+// (a box landing flat: a rank-3 normal block and eight friction rows), where the iterate it stops
+// at is a solution to 2e-8. An error of 1e-6 of the velocity scale is far below what the step's
+// first-order time discretisation already makes.
+#define CN_LCP_ACCEPT_TOL 1e-6
+
+// A tangential slip below this (m/s) has no direction of its own: the tangents are then a fixed
+// perpendicular pair.
+#define CN_SLIP_DIRECTION_TOL 1e-10
+
+// A Jacobian row along a direction in which no free body can move (a normal perpendicular to the
+// plane of a planar world) has J M^-1 J^T = 0 and is left out: no impulse can change its velocity.
+
+// The contact system capture request of the current cnStepAndCaptureContactSystem call.
+static _Thread_local cnContactSystemDump* cnCaptureTarget = NULL;
+
+// One Jacobian row: the relative velocity of body B with respect to body A at a point along a
+// direction, J qdot + fixed. Each side holds its body's dof offset (or -1), its entries and M^-1 J^T.
+typedef struct cnVelocityRow
+{
+	int offA, offB;
+	double jA[6], jB[6];
+	double mA[6], mB[6];
+	// the part of the relative velocity from bodies without degrees of freedom
+	double fixed;
+	// J M^-1 J^T
+	double diagonal;
+} cnVelocityRow;
+
+// An active contact point.
+typedef struct cnVelocityPoint
+{
+	int contact, index;
+	int row;
+	int tangentRows[2];
+	int tangentCount;
+	double restitution, friction;
+	// a free body (dof map index) of the point; the root of its island once islands are built
+	int body;
+} cnVelocityPoint;
+
+typedef struct cnVelocityStep
+{
+	cnWorld* world;
+	cnDofMap map;
+	int dpb;
+	double h;
+	bool gr, projection, friction;
+	const char* name;
+
+	// per free body: world inertia and inverse inertia
+	cnMat3* inertia;
+	cnMat3* invInertia;
+
+	// velocities: at the start of the step, free (qdot_minus), and the solution being built
+	double* qOld;
+	double* qMinus;
+	double* q;
+
+	cnVelocityRow* rows;
+	int rowCount;
+	cnVelocityPoint* points;
+	int pointCount;
+
+	// scratch for one solve, sized for the largest island
+	int* set;
+	const cnVelocityRow** lcpRows;
+	double *A, *b, *z, *lo, *hi;
+	int* findex;
+	double *G, *g0, *CI, *ci0, *x, *lambda;
+	int* localBodies;
+	int* localOf;
+} cnVelocityStep;
+
+static double cnNow( void )
+{
+	struct timespec ts;
+	timespec_get( &ts, TIME_UTC );
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// Velocity of a body's material point at p: a free body's from the generalised velocity q, any
+// other body's from its own state.
+static cnVec3 cnPointVelocity( const cnVelocityStep* s, int body, cnVec3 p, const double* q )
+{
+	const cnBody* b = s->world->bodies + body;
+	int o = s->map.offset[body];
+	cnVec3 v = b->v, w = b->w;
+	if ( o >= 0 )
+	{
+		const double* x = q + o;
+		if ( s->dpb == 3 )
+		{
+			v = cnV3( x[0], x[1], 0.0 );
+			w = cnV3( 0.0, 0.0, x[2] );
+		}
+		else
+		{
+			v = cnV3( x[0], x[1], x[2] );
+			w = cnV3( x[3], x[4], x[5] );
+		}
+	}
+	return cnAdd( v, cnCross( w, cnSub( p, b->center ) ) );
+}
+
+// One side of a row: d/dqdot of sign * dir . (v + w x r) = sign (dir, r x dir), and M^-1 of it
+// (the same blocks as cnBuildMassMatrix and cnApplyInverseMass).
+static void cnBuildSide( const cnVelocityStep* s, int body, cnVec3 point, cnVec3 dir, double sign, int* off, double* j,
+						 double* mj )
+{
+	for ( int i = 0; i < 6; ++i )
+	{
+		j[i] = 0.0;
+		mj[i] = 0.0;
+	}
+	*off = s->map.offset[body];
+	if ( *off < 0 )
+	{
+		return;
+	}
+	const cnBody* b = s->world->bodies + body;
+	int k = *off / s->dpb;
+	cnVec3 rxd = cnCross( cnSub( point, b->center ), dir );
+	if ( s->dpb == 3 )
+	{
+		j[0] = sign * dir.x, j[1] = sign * dir.y, j[2] = sign * rxd.z;
+		mj[0] = b->invMass * j[0], mj[1] = b->invMass * j[1], mj[2] = s->invInertia[k].cz.z * j[2];
+		return;
+	}
+	j[0] = sign * dir.x, j[1] = sign * dir.y, j[2] = sign * dir.z;
+	j[3] = sign * rxd.x, j[4] = sign * rxd.y, j[5] = sign * rxd.z;
+	cnVec3 wm = cnMulMV( s->invInertia[k], cnV3( j[3], j[4], j[5] ) );
+	mj[0] = b->invMass * j[0], mj[1] = b->invMass * j[1], mj[2] = b->invMass * j[2];
+	mj[3] = wm.x, mj[4] = wm.y, mj[5] = wm.z;
+}
+
+static double cnDotN( const double* a, const double* b, int n )
+{
+	double sum = 0.0;
+	for ( int i = 0; i < n; ++i )
+	{
+		sum += a[i] * b[i];
+	}
+	return sum;
+}
+
+// Entry (i, j) of the Delassus matrix J M^-1 J^T: the rows meet only on bodies they share.
+static double cnRowCoupling( const cnVelocityStep* s, const cnVelocityRow* ri, const cnVelocityRow* rj )
+{
+	int d = s->dpb;
+	double sum = 0.0;
+	if ( ri->offA >= 0 )
+	{
+		sum += ri->offA == rj->offA ? cnDotN( ri->jA, rj->mA, d ) : 0.0;
+		sum += ri->offA == rj->offB ? cnDotN( ri->jA, rj->mB, d ) : 0.0;
+	}
+	if ( ri->offB >= 0 )
+	{
+		sum += ri->offB == rj->offA ? cnDotN( ri->jB, rj->mA, d ) : 0.0;
+		sum += ri->offB == rj->offB ? cnDotN( ri->jB, rj->mB, d ) : 0.0;
+	}
+	return sum;
+}
+
+static void cnBuildRow( const cnVelocityStep* s, const cnContact* c, cnVec3 point, cnVec3 dir, cnVelocityRow* row )
+{
+	cnBuildSide( s, c->bodyA, point, dir, -1.0, &row->offA, row->jA, row->mA );
+	cnBuildSide( s, c->bodyB, point, dir, 1.0, &row->offB, row->jB, row->mB );
+	row->fixed = cnFixedVelocity( s->world, &s->map, c->bodyA, c->bodyB, point, dir );
+	row->diagonal = cnRowCoupling( s, row, row );
+}
+
+// J q + fixed.
+static double cnRowVelocity( const cnVelocityStep* s, const cnVelocityRow* row, const double* q )
+{
+	double v = row->fixed;
+	if ( row->offA >= 0 )
+	{
+		v += cnDotN( row->jA, q + row->offA, s->dpb );
+	}
+	if ( row->offB >= 0 )
+	{
+		v += cnDotN( row->jB, q + row->offB, s->dpb );
+	}
+	return v;
+}
+
+// |fixed| + sum |J_k q_k|: the size of the terms that make up the row velocity, against which its
+// round-off is measured.
+static double cnRowMagnitude( const cnVelocityStep* s, const cnVelocityRow* row, const double* q )
+{
+	double sum = fabs( row->fixed );
+	for ( int i = 0; i < s->dpb; ++i )
+	{
+		sum += row->offA >= 0 ? fabs( row->jA[i] * q[row->offA + i] ) : 0.0;
+		sum += row->offB >= 0 ? fabs( row->jB[i] * q[row->offB + i] ) : 0.0;
+	}
+	return sum;
+}
+
+// q += M^-1 J^T z.
+static void cnRowApply( const cnVelocityStep* s, const cnVelocityRow* row, double z, double* q )
+{
+	for ( int i = 0; i < s->dpb; ++i )
+	{
+		if ( row->offA >= 0 )
+		{
+			q[row->offA + i] += z * row->mA[i];
+		}
+		if ( row->offB >= 0 )
+		{
+			q[row->offB + i] += z * row->mB[i];
+		}
+	}
+}
+
+static void cnPackVelocity( int dpb, cnVec3 v, cnVec3 w, double* q )
+{
+	if ( dpb == 3 )
+	{
+		q[0] = v.x, q[1] = v.y, q[2] = w.z;
+	}
+	else
+	{
+		q[0] = v.x, q[1] = v.y, q[2] = v.z, q[3] = w.x, q[4] = w.y, q[5] = w.z;
+	}
+}
+
+static void cnUnpackVelocity( int dpb, const double* q, cnVec3* v, cnVec3* w )
+{
+	if ( dpb == 3 )
+	{
+		*v = cnV3( q[0], q[1], 0.0 );
+		*w = cnV3( 0.0, 0.0, q[2] );
+	}
+	else
+	{
+		*v = cnV3( q[0], q[1], q[2] );
+		*w = cnV3( q[3], q[4], q[5] );
+	}
+}
+
+// The restitution coefficient a point gets for normal speed vn: Newton's law acts only on
+// approaching points, and the single-solve methods skip approach speeds below the world's
+// restitution threshold (as the impulse method does) so resting contact does not jitter.
+static double cnEffectiveRestitution( const cnVelocityStep* s, const cnVelocityPoint* p, double vn )
+{
+	if ( !( vn < 0.0 ) || p->restitution == 0.0 )
+	{
+		return 0.0;
+	}
+	if ( s->gr == false && vn > -s->world->def.restitutionThreshold )
+	{
+		return 0.0;
+	}
+	return p->restitution;
+}
+
+static int cnFindRoot( int* parent, int i )
+{
+	while ( parent[i] != i )
+	{
+		parent[i] = parent[parent[i]];
+		i = parent[i];
+	}
+	return i;
+}
+
+static const char* cnLcpStatusText( cnLcpStatus status )
+{
+	switch ( status )
+	{
+		case cnLcp_ok:
+			return "ok";
+		case cnLcp_maxIterations:
+			return "no solution within the pivot limit";
+		case cnLcp_unbounded:
+			return "ray termination: no impulses satisfy every contact";
+		default:
+			return "invalid data";
+	}
+}
+
+static const char* cnQpStatusText( cnQpStatus status )
+{
+	switch ( status )
+	{
+		case cnQp_ok:
+			return "ok";
+		case cnQp_infeasible:
+			return "infeasible: no velocity satisfies every contact";
+		case cnQp_maxIterations:
+			return "no solution within the iteration limit";
+		default:
+			return "invalid data";
+	}
+}
+
+// Largest violation of the boxed LCP conditions (lo <= z <= hi, z = lo => w >= 0, z = hi => w <= 0,
+// inside => w = 0, friction rows bounded by mu times their normal's z), relative to |b| + |A| |z|
+// for w and to |z| for the bounds. Lemke's problem is the case lo = 0, hi = inf.
+static double cnLcpViolation( int r, const double* A, const double* b, const double* lo, const double* hi,
+							  const int* findex, const double* z )
+{
+	double zmax = 0.0, amax = 0.0, bmax = 0.0;
+	for ( int i = 0; i < r; ++i )
+	{
+		zmax = fmax( zmax, fabs( z[i] ) );
+		bmax = fmax( bmax, fabs( b[i] ) );
+	}
+	for ( int k = 0; k < r * r; ++k )
+	{
+		amax = fmax( amax, fabs( A[k] ) );
+	}
+	double wScale = bmax + amax * zmax > 0.0 ? bmax + amax * zmax : 1.0;
+	double zScale = zmax > 0.0 ? zmax : 1.0;
+	double worst = 0.0;
+	for ( int i = 0; i < r; ++i )
+	{
+		double w = b[i];
+		for ( int j = 0; j < r; ++j )
+		{
+			w += A[i + j * r] * z[j];
+		}
+		double l = lo[i], h = hi[i];
+		if ( findex[i] >= 0 )
+		{
+			h = hi[i] * fmax( z[findex[i]], 0.0 );
+			l = -h;
+		}
+		if ( !isfinite( z[i] ) || !isfinite( w ) )
+		{
+			return INFINITY;
+		}
+		worst = fmax( worst, fmax( l - z[i], z[i] - h ) / zScale );
+		// distance from the bounds decides which sign w may have
+		double toLo = ( z[i] - l ) / zScale, toHi = ( h - z[i] ) / zScale;
+		double wr = w / wScale;
+		double allowed = 0.0;
+		if ( toLo <= CN_LCP_ACCEPT_TOL && toHi <= CN_LCP_ACCEPT_TOL )
+		{
+			allowed = fabs( wr );
+		}
+		else if ( toLo <= CN_LCP_ACCEPT_TOL )
+		{
+			allowed = fmax( wr, 0.0 );
+		}
+		else if ( toHi <= CN_LCP_ACCEPT_TOL )
+		{
+			allowed = fmax( -wr, 0.0 );
+		}
+		worst = fmax( worst, fabs( wr ) - allowed );
+	}
+	return worst;
+}
+
+// Adds impulses to the manifold point's record (shown by viewers; nothing reads it back).
+static void cnRecordImpulse( cnVelocityStep* s, const cnVelocityPoint* p, double normal, double t1, double t2 )
+{
+	cnManifoldPoint* mp = s->world->contacts[p->contact].manifold.points + p->index;
+	mp->normalImpulse += normal;
+	mp->tangentImpulse1 += t1;
+	mp->tangentImpulse2 += t2;
+	mp->maxNormalImpulse = fmax( mp->maxNormalImpulse, normal );
+}
+
+// The LCP response of the points in set (indices into s->points) at the current velocity s->q:
+// normal rows first, then the friction rows of the boxed solver. Adds M^-1 J^T z to s->q.
+static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* changed )
+{
+	cnWorld* world = s->world;
+	int r = count;
+	if ( s->friction )
+	{
+		for ( int i = 0; i < count; ++i )
+		{
+			const cnVelocityPoint* p = s->points + set[i];
+			r += p->friction > 0.0 ? p->tangentCount : 0;
+		}
+	}
+
+	// rows of the LCP: the normals, then each point's tangents
+	const cnVelocityRow** rows = s->lcpRows;
+	int k = count;
+	for ( int i = 0; i < count; ++i )
+	{
+		const cnVelocityPoint* p = s->points + set[i];
+		rows[i] = s->rows + p->row;
+		s->lo[i] = 0.0;
+		s->hi[i] = INFINITY;
+		s->findex[i] = -1;
+		double vn = cnRowVelocity( s, rows[i], s->q );
+		// w = vn_plus + e vn_minus = A z + (1 + e) vn_minus
+		s->b[i] = ( 1.0 + cnEffectiveRestitution( s, p, vn ) ) * vn;
+		if ( s->friction && p->friction > 0.0 )
+		{
+			for ( int t = 0; t < p->tangentCount; ++t )
+			{
+				rows[k] = s->rows + p->tangentRows[t];
+				s->lo[k] = 0.0;
+				s->hi[k] = p->friction;
+				s->findex[k] = i;
+				s->b[k] = cnRowVelocity( s, rows[k], s->q );
+				k += 1;
+			}
+		}
+	}
+	for ( int j = 0; j < r; ++j )
+	{
+		for ( int i = j; i < r; ++i )
+		{
+			double a = i == j ? rows[i]->diagonal : cnRowCoupling( s, rows[i], rows[j] );
+			s->A[i + j * r] = a;
+			s->A[j + i * r] = a;
+		}
+	}
+
+	cnLcpStatus status;
+	if ( world->def.lcpSolver == cnLcp_lemke )
+	{
+		status = cnSolveLcpLemke( r, s->A, s->b, s->z, 50 * r + 100 );
+	}
+	else
+	{
+		status = cnSolveBoxedLcp( r, s->A, s->b, s->lo, s->hi, s->findex, s->z, 50 * r + 100 );
+	}
+	if ( status != cnLcp_ok && cnLcpViolation( r, s->A, s->b, s->lo, s->hi, s->findex, s->z ) <= CN_LCP_ACCEPT_TOL )
+	{
+		status = cnLcp_ok;
+	}
+	if ( status != cnLcp_ok )
+	{
+		return cnSetError( world, "%s: the %s LCP over %d contact points failed (%s) at t = %g", s->name,
+						   world->def.lcpSolver == cnLcp_lemke ? "Lemke" : "boxed", count, cnLcpStatusText( status ),
+						   world->time );
+	}
+	for ( int i = 0; i < r; ++i )
+	{
+		if ( !isfinite( s->z[i] ) )
+		{
+			return cnSetError( world, "%s: the LCP gave a non-finite impulse at t = %g", s->name, world->time );
+		}
+	}
+
+	k = count;
+	for ( int i = 0; i < count; ++i )
+	{
+		const cnVelocityPoint* p = s->points + set[i];
+		// Lemke's z is >= 0 up to round-off; the boxed solver's bounds are exact
+		double zn = s->z[i] > 0.0 ? s->z[i] : 0.0;
+		*changed = *changed || zn != 0.0;
+		cnRowApply( s, rows[i], zn, s->q );
+		double zt[2] = { 0.0, 0.0 };
+		if ( s->friction && p->friction > 0.0 )
+		{
+			for ( int t = 0; t < p->tangentCount; ++t )
+			{
+				zt[t] = s->z[k];
+				*changed = *changed || zt[t] != 0.0;
+				cnRowApply( s, rows[k], zt[t], s->q );
+				k += 1;
+			}
+		}
+		cnRecordImpulse( s, p, zn, zt[0], zt[1] );
+	}
+	return true;
+}
+
+// The velocity projection of the points in set: minimise 1/2 v^T M v - v^T M q subject to
+// N^T v + c >= 0 over the degrees of freedom of the bodies the points touch (Goldfarb-Idnani).
+static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, bool* changed )
+{
+	cnWorld* world = s->world;
+	int d = s->dpb;
+
+	// the bodies involved, in the order the points meet them
+	int bodyCount = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		const cnVelocityRow* row = s->rows + s->points[set[i]].row;
+		int offs[2] = { row->offA, row->offB };
+		for ( int side = 0; side < 2; ++side )
+		{
+			if ( offs[side] >= 0 && s->localOf[offs[side] / d] < 0 )
+			{
+				s->localOf[offs[side] / d] = bodyCount;
+				s->localBodies[bodyCount++] = offs[side] / d;
+			}
+		}
+	}
+	int n = bodyCount * d;
+
+	// G = M (block diagonal), g0 = -M q
+	memset( s->G, 0, (size_t)n * (size_t)n * sizeof( double ) );
+	for ( int l = 0; l < bodyCount; ++l )
+	{
+		int k = s->localBodies[l];
+		const cnBody* b = world->bodies + s->map.bodies[k];
+		int o = l * d;
+		for ( int i = 0; i < ( d == 3 ? 2 : 3 ); ++i )
+		{
+			s->G[( o + i ) + ( o + i ) * n] = b->mass;
+		}
+		if ( d == 3 )
+		{
+			s->G[( o + 2 ) + ( o + 2 ) * n] = s->inertia[k].cz.z;
+		}
+		else
+		{
+			cnVec3 cols[3] = { s->inertia[k].cx, s->inertia[k].cy, s->inertia[k].cz };
+			for ( int c = 0; c < 3; ++c )
+			{
+				s->G[( o + 3 ) + ( o + 3 + c ) * n] = cols[c].x;
+				s->G[( o + 4 ) + ( o + 3 + c ) * n] = cols[c].y;
+				s->G[( o + 5 ) + ( o + 3 + c ) * n] = cols[c].z;
+			}
+		}
+	}
+	for ( int l = 0; l < bodyCount; ++l )
+	{
+		int o = l * d, og = s->localBodies[l] * d;
+		for ( int i = 0; i < d; ++i )
+		{
+			double sum = 0.0;
+			for ( int j = 0; j < d; ++j )
+			{
+				sum += s->G[( o + i ) + ( o + j ) * n] * s->q[og + j];
+			}
+			s->g0[o + i] = -sum;
+		}
+	}
+
+	// constraints: column i of CI is point i's normal row, ci0 its fixed velocity plus e vn
+	memset( s->CI, 0, (size_t)n * (size_t)count * sizeof( double ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		const cnVelocityPoint* p = s->points + set[i];
+		const cnVelocityRow* row = s->rows + p->row;
+		double* col = s->CI + (size_t)i * (size_t)n;
+		if ( row->offA >= 0 )
+		{
+			memcpy( col + s->localOf[row->offA / d] * d, row->jA, (size_t)d * sizeof( double ) );
+		}
+		if ( row->offB >= 0 )
+		{
+			memcpy( col + s->localOf[row->offB / d] * d, row->jB, (size_t)d * sizeof( double ) );
+		}
+		double vn = cnRowVelocity( s, row, s->q );
+		s->ci0[i] = row->fixed + cnEffectiveRestitution( s, p, vn ) * vn;
+	}
+
+	cnQpStatus status = cnSolveQpGoldfarbIdnani( n, s->G, s->g0, count, s->CI, s->ci0, s->x, s->lambda,
+												 20 * ( n + count ) + 100 );
+	for ( int l = 0; l < bodyCount; ++l )
+	{
+		s->localOf[s->localBodies[l]] = -1;
+	}
+	if ( status != cnQp_ok )
+	{
+		return cnSetError( world, "%s: the projection QP over %d contact points failed (%s) at t = %g", s->name, count,
+						   cnQpStatusText( status ), world->time );
+	}
+	for ( int i = 0; i < n; ++i )
+	{
+		if ( !isfinite( s->x[i] ) )
+		{
+			return cnSetError( world, "%s: the projection gave a non-finite velocity at t = %g", s->name, world->time );
+		}
+	}
+	for ( int l = 0; l < bodyCount; ++l )
+	{
+		for ( int i = 0; i < d; ++i )
+		{
+			*changed = *changed || s->q[s->localBodies[l] * d + i] != s->x[l * d + i];
+			s->q[s->localBodies[l] * d + i] = s->x[l * d + i];
+		}
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		cnRecordImpulse( s, s->points + set[i], s->lambda[i] > 0.0 ? s->lambda[i] : 0.0, 0.0, 0.0 );
+	}
+	return true;
+}
+
+// The response of the points in set; changed tells whether any velocity moved.
+static bool cnSolveSet( cnVelocityStep* s, const int* set, int count, bool* changed )
+{
+	*changed = false;
+	return s->projection ? cnSolveProjectionSet( s, set, count, changed ) : cnSolveLcpSet( s, set, count, changed );
+}
+
+// One island: a single response (lcp, velocity-projection) or generalized reflection: the response
+// restricted to the points still approaching, repeated until none approaches. With e = 1 each
+// reflection keeps the kinetic energy (the projection P onto the cone of the approaching points
+// satisfies <P, P - q>_M = 0, so |2P - q|_M = |q|_M), so the sequence conserves momentum and
+// energy and lets bodies separate one contact at a time.
+static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
+{
+	bool changed;
+	if ( s->gr == false )
+	{
+		return cnSolveSet( s, points, count, &changed );
+	}
+
+	double scale = 0.0;
+	for ( int i = 0; i < count; ++i )
+	{
+		scale = fmax( scale, cnRowMagnitude( s, s->rows + s->points[points[i]].row, s->q ) );
+	}
+	bool boxed = s->projection == false && s->world->def.lcpSolver == cnLcp_dantzig;
+	double tol = ( boxed ? CN_GR_APPROACH_TOL_BOXED : CN_GR_APPROACH_TOL ) * scale;
+	int cap = 1000 + CN_GR_ITERATIONS_PER_POINT * count;
+	for ( int iteration = 0;; ++iteration )
+	{
+		int approaching = 0;
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( cnRowVelocity( s, s->rows + s->points[points[i]].row, s->q ) < -tol )
+			{
+				s->set[approaching++] = points[i];
+			}
+		}
+		if ( approaching == 0 )
+		{
+			return true;
+		}
+		if ( iteration == cap )
+		{
+			return cnSetError( s->world,
+							   "%s: generalized reflection did not finish after %d reflections (%d of %d contact points "
+							   "still approaching at t = %g; bodies wedged between fixed bodies with e = 1 never do)",
+							   s->name, cap, approaching, count, s->world->time );
+		}
+		if ( cnSolveSet( s, s->set, approaching, &changed ) == false )
+		{
+			return false;
+		}
+		if ( changed == false )
+		{
+			// the solver finds the approach within its accuracy: nothing is left to reflect
+			return true;
+		}
+	}
+}
+
+// Copies the step's contact system into the capture target (see cnContactSystemDump).
+static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystemDump* dump )
+{
+	cnWorld* world = s->world;
+	int n = s->map.n, m = s->pointCount, d = s->dpb;
+	size_t nn = (size_t)n, mm = (size_t)m;
+	dump->bodies = malloc( (size_t)( s->map.bodyCount > 0 ? s->map.bodyCount : 1 ) * sizeof( int ) );
+	dump->qdot = malloc( ( nn > 0 ? nn : 1 ) * sizeof( double ) );
+	dump->M = malloc( ( nn * nn > 0 ? nn * nn : 1 ) * sizeof( double ) );
+	dump->minusMqdot = malloc( ( nn > 0 ? nn : 1 ) * sizeof( double ) );
+	dump->N = malloc( ( nn * mm > 0 ? nn * mm : 1 ) * sizeof( double ) );
+	dump->c = malloc( mm * sizeof( double ) );
+	dump->A = malloc( mm * mm * sizeof( double ) );
+	dump->b = malloc( mm * sizeof( double ) );
+	if ( dump->bodies == NULL || dump->qdot == NULL || dump->M == NULL || dump->minusMqdot == NULL || dump->N == NULL ||
+		 dump->c == NULL || dump->A == NULL || dump->b == NULL )
+	{
+		cnFreeContactSystemDump( dump );
+		return cnSetError( world, "out of memory capturing the contact system" );
+	}
+	dump->captured = true;
+	dump->method = world->def.method;
+	dump->time = world->time;
+	dump->n = n;
+	dump->m = m;
+	dump->bodyCount = s->map.bodyCount;
+	memcpy( dump->bodies, s->map.bodies, (size_t)s->map.bodyCount * sizeof( int ) );
+	memcpy( dump->qdot, s->qMinus, nn * sizeof( double ) );
+	cnBuildMassMatrix( world, &s->map, dump->M );
+	for ( int i = 0; i < n; ++i )
+	{
+		double sum = 0.0;
+		for ( int j = 0; j < n; ++j )
+		{
+			sum += dump->M[i + j * nn] * s->qMinus[j];
+		}
+		dump->minusMqdot[i] = -sum;
+	}
+	memset( dump->N, 0, nn * mm * sizeof( double ) );
+	for ( int i = 0; i < m; ++i )
+	{
+		const cnVelocityPoint* p = s->points + i;
+		const cnVelocityRow* row = s->rows + p->row;
+		double* col = dump->N + (size_t)i * nn;
+		for ( int k = 0; k < d; ++k )
+		{
+			if ( row->offA >= 0 )
+			{
+				col[row->offA + k] = row->jA[k];
+			}
+			if ( row->offB >= 0 )
+			{
+				col[row->offB + k] = row->jB[k];
+			}
+		}
+		double vn = cnRowVelocity( s, row, s->qMinus );
+		double e = cnEffectiveRestitution( s, p, vn );
+		dump->c[i] = row->fixed + e * vn;
+		dump->b[i] = ( 1.0 + e ) * vn;
+		for ( int j = 0; j < m; ++j )
+		{
+			dump->A[(size_t)i + (size_t)j * mm] = cnRowCoupling( s, row, s->rows + s->points[j].row );
+		}
+	}
+	return true;
+}
+
+void cnFreeContactSystemDump( cnContactSystemDump* dump )
+{
+	if ( dump == NULL )
+	{
+		return;
+	}
+	free( dump->bodies );
+	free( dump->qdot );
+	free( dump->M );
+	free( dump->minusMqdot );
+	free( dump->N );
+	free( dump->c );
+	free( dump->A );
+	free( dump->b );
+	memset( dump, 0, sizeof( *dump ) );
+}
+
+bool cnStepAndCaptureContactSystem( cnWorld* world, double timeStep, cnContactSystemDump* dump )
+{
+	cnContactSystemDump* saved = cnCaptureTarget;
+	cnCaptureTarget = dump;
+	bool ok = cnWorld_Step( world, timeStep );
+	cnCaptureTarget = saved;
+	return ok;
+}
+
+// Collects the active points and their rows (and resets the manifold points' impulse records).
+static void cnCollectPoints( cnVelocityStep* s )
+{
+	cnWorld* world = s->world;
+	int capacity = 0;
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		capacity += world->contacts[i].manifold.pointCount;
+	}
+	s->points = cnArena_Alloc( &world->arena, (size_t)( capacity > 0 ? capacity : 1 ) * sizeof( cnVelocityPoint ) );
+	s->rows = cnArena_Alloc( &world->arena, (size_t)( capacity > 0 ? 3 * capacity : 1 ) * sizeof( cnVelocityRow ) );
+	s->pointCount = 0;
+	s->rowCount = 0;
+	bool explicitEuler = world->def.integrator == cnIntegrator_explicitEuler;
+
+	for ( int ci = 0; ci < world->contactCount; ++ci )
+	{
+		cnContact* c = world->contacts + ci;
+		cnManifold* m = &c->manifold;
+		if ( ( c->flags & cnContact_touching ) == 0 || m->pointCount == 0 )
+		{
+			continue;
+		}
+		if ( s->map.offset[c->bodyA] < 0 && s->map.offset[c->bodyB] < 0 )
+		{
+			continue;
+		}
+		for ( int pi = 0; pi < m->pointCount; ++pi )
+		{
+			cnManifoldPoint* mp = m->points + pi;
+			mp->normalImpulse = 0.0;
+			mp->tangentImpulse1 = 0.0;
+			mp->tangentImpulse2 = 0.0;
+			mp->maxNormalImpulse = 0.0;
+
+			cnVec3 normal = mp->normal;
+			double len2 = cnLengthSquared( normal );
+			if ( !( fabs( len2 - 1.0 ) < 1e-6 ) )
+			{
+				normal = m->normal;
+			}
+
+			cnVelocityRow* row = s->rows + s->rowCount;
+			cnBuildRow( s, c, mp->point, normal, row );
+			if ( !( row->diagonal > 0.0 ) )
+			{
+				continue;
+			}
+
+			// active now, or closing within the step: the velocity that moves the bodies this step
+			// is qdot_plus (symplectic) or the start velocity followed by qdot_minus (explicit)
+			double sep = mp->separation;
+			double vnMinus = cnRowVelocity( s, row, s->qMinus );
+			double predicted = sep + s->h * vnMinus;
+			if ( explicitEuler )
+			{
+				double vnOld = cnRowVelocity( s, row, s->qOld );
+				predicted = fmin( sep + s->h * vnOld, sep + s->h * ( vnOld + vnMinus ) );
+			}
+			mp->relativeVelocity = vnMinus;
+			if ( fmin( sep, predicted ) > CN_VELOCITY_ACTIVE_TOL )
+			{
+				continue;
+			}
+
+			cnVelocityPoint* p = s->points + s->pointCount;
+			p->contact = ci;
+			p->index = pi;
+			p->row = s->rowCount++;
+			p->restitution = c->restitution;
+			p->friction = c->friction;
+			p->body = s->map.offset[c->bodyA] >= 0 ? s->map.offset[c->bodyA] / s->dpb : s->map.offset[c->bodyB] / s->dpb;
+			p->tangentCount = 0;
+
+			if ( s->friction && c->friction > 0.0 )
+			{
+				cnVec3 tangents[2];
+				int tangentCount = 0;
+				if ( s->dpb == 3 )
+				{
+					// the in-plane tangent; the out-of-plane one has no free dof
+					cnVec3 t = cnCross( normal, cnV3( 0.0, 0.0, 1.0 ) );
+					if ( cnLengthSquared( t ) > 1e-12 )
+					{
+						tangents[tangentCount++] = cnNormalize( t );
+					}
+				}
+				else
+				{
+					// the first tangent follows the slip, so a sliding point meets the full mu N
+					// (the friction pyramid's box is exact along its axes)
+					cnVec3 vRel = cnSub( cnPointVelocity( s, c->bodyB, mp->point, s->qMinus ),
+										 cnPointVelocity( s, c->bodyA, mp->point, s->qMinus ) );
+					cnVec3 slip = cnMulSub( vRel, cnDot( vRel, normal ), normal );
+					double slipSpeed = cnLength( slip );
+					cnVec3 t1 = slipSpeed > CN_SLIP_DIRECTION_TOL ? cnMulSV( 1.0 / slipSpeed, slip ) : cnPerp( normal );
+					tangents[tangentCount++] = t1;
+					tangents[tangentCount++] = cnCross( normal, t1 );
+				}
+				for ( int t = 0; t < tangentCount; ++t )
+				{
+					cnVelocityRow* tr = s->rows + s->rowCount;
+					cnBuildRow( s, c, mp->point, tangents[t], tr );
+					if ( tr->diagonal > 0.0 )
+					{
+						p->tangentRows[p->tangentCount++] = s->rowCount++;
+					}
+				}
+			}
+			s->pointCount += 1;
+		}
+	}
+}
 
 bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 {
-	(void)timeStep;
-	return cnSetError( world, "method '%s' is not implemented yet", cnMethodName( world->def.method ) );
+	double t0 = cnNow();
+	cnVelocityStep step = { 0 };
+	cnVelocityStep* s = &step;
+	s->world = world;
+	s->h = timeStep;
+	cnMethod method = world->def.method;
+	s->gr = method == cnMethod_grLcp || method == cnMethod_grVelocityProjection;
+	s->projection = method == cnMethod_velocityProjection || method == cnMethod_grVelocityProjection;
+	s->friction = s->projection == false && world->def.lcpSolver == cnLcp_dantzig;
+	s->name = cnMethodName( method );
+
+	cnBuildDofMap( world, &s->map );
+	s->dpb = s->map.dofsPerBody;
+	int n = s->map.n, bodyCount = s->map.bodyCount, d = s->dpb;
+	size_t nn = (size_t)( n > 0 ? n : 1 ), nb = (size_t)( bodyCount > 0 ? bodyCount : 1 );
+	s->inertia = cnArena_Alloc( &world->arena, nb * sizeof( cnMat3 ) );
+	s->invInertia = cnArena_Alloc( &world->arena, nb * sizeof( cnMat3 ) );
+	s->qOld = cnArena_Alloc( &world->arena, nn * sizeof( double ) );
+	s->qMinus = cnArena_Alloc( &world->arena, nn * sizeof( double ) );
+	s->q = cnArena_Alloc( &world->arena, nn * sizeof( double ) );
+
+	// 1. free velocities
+	for ( int k = 0; k < bodyCount; ++k )
+	{
+		const cnBody* b = world->bodies + s->map.bodies[k];
+		s->inertia[k] = cnRotateTensor( b->xf.q, b->inertia );
+		s->invInertia[k] = cnRotateTensor( b->xf.q, b->invInertia );
+		cnVec3 v = b->v, w = b->w;
+		cnProjectPlanar( world, &v, &w );
+		cnPackVelocity( d, v, w, s->qOld + k * d );
+		v = cnIntegrateLinearVelocity( world, b, b->v, timeStep );
+		w = cnIntegrateAngularVelocity( b, b->xf.q, b->w, timeStep );
+		cnProjectPlanar( world, &v, &w );
+		cnPackVelocity( d, v, w, s->qMinus + k * d );
+	}
+	memcpy( s->q, s->qMinus, (size_t)n * sizeof( double ) );
+	double integrateSeconds = cnNow() - t0;
+
+	// 2. active points
+	cnCollectPoints( s );
+
+	if ( cnCaptureTarget != NULL && cnCaptureTarget->captured == false && s->pointCount > 0 )
+	{
+		if ( cnCaptureSystem( s, cnCaptureTarget ) == false )
+		{
+			return false;
+		}
+	}
+
+	// 3. islands: free bodies linked through points between two free bodies
+	if ( s->pointCount > 0 )
+	{
+		int* parent = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
+		for ( int k = 0; k < bodyCount; ++k )
+		{
+			parent[k] = k;
+		}
+		for ( int i = 0; i < s->pointCount; ++i )
+		{
+			const cnVelocityRow* row = s->rows + s->points[i].row;
+			if ( row->offA >= 0 && row->offB >= 0 )
+			{
+				int ra = cnFindRoot( parent, row->offA / d ), rb = cnFindRoot( parent, row->offB / d );
+				// the smaller index becomes the root: islands do not depend on the point order
+				if ( ra < rb )
+				{
+					parent[rb] = ra;
+				}
+				else if ( rb < ra )
+				{
+					parent[ra] = rb;
+				}
+			}
+		}
+
+		// points grouped by island (counting sort on the root, stable in point order)
+		int* start = cnArena_Alloc( &world->arena, ( nb + 1 ) * sizeof( int ) );
+		int* islandBodies = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
+		memset( start, 0, ( nb + 1 ) * sizeof( int ) );
+		memset( islandBodies, 0, nb * sizeof( int ) );
+		int* order = cnArena_Alloc( &world->arena, (size_t)s->pointCount * sizeof( int ) );
+		for ( int i = 0; i < s->pointCount; ++i )
+		{
+			s->points[i].body = cnFindRoot( parent, s->points[i].body );
+			start[s->points[i].body + 1] += 1;
+		}
+		for ( int k = 0; k < bodyCount; ++k )
+		{
+			islandBodies[cnFindRoot( parent, k )] += 1;
+		}
+		int maxPoints = 0, maxBodies = 0, maxRows = 0;
+		for ( int k = 0; k < bodyCount; ++k )
+		{
+			maxPoints = start[k + 1] > maxPoints ? start[k + 1] : maxPoints;
+			maxBodies = islandBodies[k] > maxBodies ? islandBodies[k] : maxBodies;
+			start[k + 1] += start[k];
+		}
+		maxRows = ( s->friction ? 1 + ( d == 3 ? 1 : 2 ) : 1 ) * maxPoints;
+		int* fill = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
+		memcpy( fill, start, nb * sizeof( int ) );
+		for ( int i = 0; i < s->pointCount; ++i )
+		{
+			order[fill[s->points[i].body]++] = i;
+		}
+
+		// scratch for the largest island
+		size_t r = (size_t)maxRows, p = (size_t)maxPoints, ln = (size_t)maxBodies * (size_t)d;
+		s->set = cnArena_Alloc( &world->arena, p * sizeof( int ) );
+		if ( s->projection )
+		{
+			s->G = cnArena_Alloc( &world->arena, ln * ln * sizeof( double ) );
+			s->g0 = cnArena_Alloc( &world->arena, ln * sizeof( double ) );
+			s->CI = cnArena_Alloc( &world->arena, ln * p * sizeof( double ) );
+			s->ci0 = cnArena_Alloc( &world->arena, p * sizeof( double ) );
+			s->x = cnArena_Alloc( &world->arena, ln * sizeof( double ) );
+			s->lambda = cnArena_Alloc( &world->arena, p * sizeof( double ) );
+			s->localBodies = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
+			s->localOf = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
+			for ( int k = 0; k < bodyCount; ++k )
+			{
+				s->localOf[k] = -1;
+			}
+		}
+		else
+		{
+			s->lcpRows = cnArena_Alloc( &world->arena, r * sizeof( cnVelocityRow* ) );
+			s->A = cnArena_Alloc( &world->arena, r * r * sizeof( double ) );
+			s->b = cnArena_Alloc( &world->arena, r * sizeof( double ) );
+			s->z = cnArena_Alloc( &world->arena, r * sizeof( double ) );
+			s->lo = cnArena_Alloc( &world->arena, r * sizeof( double ) );
+			s->hi = cnArena_Alloc( &world->arena, r * sizeof( double ) );
+			s->findex = cnArena_Alloc( &world->arena, r * sizeof( int ) );
+		}
+
+		for ( int k = 0; k < bodyCount; ++k )
+		{
+			int count = start[k + 1] - start[k];
+			if ( count > 0 && cnSolveIsland( s, order + start[k], count ) == false )
+			{
+				return false;
+			}
+		}
+	}
+
+	for ( int i = 0; i < n; ++i )
+	{
+		if ( !isfinite( s->q[i] ) )
+		{
+			return cnSetError( world, "%s: non-finite velocity after the contact solve at t = %g", s->name, world->time );
+		}
+	}
+
+	// 4. positions. Symplectic Euler: x += h qdot_plus. Explicit Euler (FOSSSim's): x += h qdot with
+	// the velocity the step started with, then the velocity becomes qdot_plus.
+	double t1 = cnNow();
+	bool explicitEuler = world->def.integrator == cnIntegrator_explicitEuler;
+	double lin = world->def.sleepLinearThreshold, ang = world->def.sleepAngularThreshold;
+	int awake = 0;
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		cnBody* b = world->bodies + i;
+		if ( b->alive == false || b->type == cnBody_static || b->awake == false )
+		{
+			continue;
+		}
+		awake += 1;
+		int o = s->map.offset[i];
+		if ( o >= 0 )
+		{
+			cnVec3 v, w;
+			cnUnpackVelocity( d, s->q + o, &v, &w );
+			if ( explicitEuler )
+			{
+				cnUnpackVelocity( d, s->qOld + o, &b->v, &b->w );
+				cnIntegrateBodyPosition( b, timeStep );
+			}
+			b->v = v;
+			b->w = w;
+			if ( explicitEuler == false )
+			{
+				cnIntegrateBodyPosition( b, timeStep );
+			}
+		}
+		else
+		{
+			// kinematic: moves with its prescribed velocity
+			cnIntegrateBodyPosition( b, timeStep );
+		}
+		b->force = cnVec3_zero;
+		b->torque = cnVec3_zero;
+
+		// the sleep timer as the impulse method keeps it; the island stage puts resting islands to sleep
+		if ( world->def.enableSleep == false || b->enableSleep == false || b->type == cnBody_kinematic ||
+			 cnLengthSquared( b->v ) > lin * lin || cnLengthSquared( b->w ) > ang * ang )
+		{
+			b->sleepTime = 0.0;
+		}
+		else
+		{
+			b->sleepTime += timeStep;
+		}
+		cnUpdateBodyShapes( world, b, cnMulSV( timeStep, b->v ) );
+	}
+	world->stats.awakeBodyCount = awake;
+	integrateSeconds += cnNow() - t1;
+	world->stats.integrateMs = 1000.0 * integrateSeconds;
+	return true;
 }

@@ -9,6 +9,9 @@
 // broad phase every step (metres).
 #define CN_AABB_MARGIN 0.1
 
+// Most vertices of a polygon shape: collide_polygon.c packs a vertex and an edge index in 15 bits each.
+#define CN_MAX_POLYGON_VERTICES 32767
+
 static cnShape* cnGetShape( const cnWorld* world, cnShapeId id )
 {
 	cnWorld* w = (cnWorld*)world;
@@ -88,10 +91,48 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 				return cnSetError( world, "plane normal must be finite and non-zero, offset finite" );
 			}
 			break;
+		case cnShape_polygon:
+			// planar polygons (FOSSSim bodies): vertices in the shape's xy-plane, which must be the
+			// world's xy-plane, and at most 2^15 - 1 of them (collide_polygon.c packs indices in ids)
+			if ( world->def.planar == false )
+			{
+				return cnSetError( world, "a polygon shape needs a planar world" );
+			}
+			if ( def->vertexCount < 2 || def->vertexCount > CN_MAX_POLYGON_VERTICES || def->vertices == NULL )
+			{
+				return cnSetError( world, "a polygon needs 2 to %d vertices (got %d%s)", CN_MAX_POLYGON_VERTICES,
+								   def->vertexCount, def->vertices == NULL ? ", vertices NULL" : "" );
+			}
+			for ( int i = 0; i < def->vertexCount; ++i )
+			{
+				if ( !cnIsValidVec3( def->vertices[i] ) || def->vertices[i].z != 0.0 )
+				{
+					return cnSetError( world, "polygon vertex %d must be finite with z = 0", i );
+				}
+			}
+			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
+			{
+				return cnSetError( world, "polygon radius must be finite and > 0 (got %g)", def->radius );
+			}
+			if ( fabs( def->orientation.x ) > 1e-12 || fabs( def->orientation.y ) > 1e-12 || def->position.z != 0.0 )
+			{
+				return cnSetError( world, "a polygon shape may only be turned about z and moved in the xy-plane" );
+			}
+			break;
 		default:
 			break;
 	}
 	return true;
+}
+
+void cnFreeGeometry( cnGeometry* g )
+{
+	if ( g->type == cnShape_polygon )
+	{
+		free( g->vertices );
+		g->vertices = NULL;
+		g->vertexCount = 0;
+	}
 }
 
 cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def )
@@ -111,8 +152,23 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 		return cnShapeId_null;
 	}
 
+	// a polygon's vertices: the world's own copy (freed with the shape, cnFreeGeometry), taken first
+	// so a failure leaves the shape table untouched
+	cnVec3* vertices = NULL;
+	if ( def->type == cnShape_polygon )
+	{
+		vertices = malloc( (size_t)def->vertexCount * sizeof( cnVec3 ) );
+		if ( vertices == NULL )
+		{
+			cnSetError( world, "out of memory" );
+			return cnShapeId_null;
+		}
+		memcpy( vertices, def->vertices, (size_t)def->vertexCount * sizeof( cnVec3 ) );
+	}
+
 	int index;
-	if ( world->freeShape >= 0 )
+	bool reused = world->freeShape >= 0;
+	if ( reused )
 	{
 		index = world->freeShape;
 		world->freeShape = world->shapes[index].nextShape;
@@ -125,6 +181,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 			cnShape* shapes = realloc( world->shapes, (size_t)capacity * sizeof( cnShape ) );
 			if ( shapes == NULL )
 			{
+				free( vertices );
 				cnSetError( world, "out of memory" );
 				return cnShapeId_null;
 			}
@@ -137,6 +194,11 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 
 	cnShape* s = world->shapes + index;
 	uint32_t generation = s->generation + 1;
+	// a reused slot may still own the vertices of a destroyed polygon
+	if ( reused )
+	{
+		cnFreeGeometry( &s->geom );
+	}
 	memset( s, 0, sizeof( cnShape ) );
 	s->generation = generation;
 	s->alive = true;
@@ -144,6 +206,8 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->geom.radius = def->radius;
 	s->geom.halfExtents = def->halfExtents;
 	s->geom.halfHeight = def->halfHeight;
+	s->geom.vertexCount = vertices != NULL ? def->vertexCount : 0;
+	s->geom.vertices = vertices;
 	if ( def->type == cnShape_plane )
 	{
 		double len = cnLength( def->normal );
@@ -225,6 +289,8 @@ cnShapeDef cnShape_GetDef( const cnWorld* world, cnShapeId id )
 	def.halfHeight = s->geom.halfHeight;
 	def.normal = s->geom.normal;
 	def.offset = s->geom.offset;
+	def.vertexCount = s->geom.vertexCount;
+	def.vertices = s->geom.vertices;
 	def.position = s->local.p;
 	def.orientation = s->local.q;
 	def.material = s->material;

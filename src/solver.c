@@ -65,6 +65,9 @@ static void cnFinalizeBodies( cnStepContext* context, double timeStep )
 
 		body->v = state->v;
 		body->w = state->w;
+		// relax and restitution run after the last position update: keep a planar world's velocities in
+		// its plane
+		cnProjectPlanar( world, &body->v, &body->w );
 		body->center = cnAdd( body->center, state->dp );
 		body->xf.q = cnNormalizeQuat( cnMulQuat( state->dq, body->xf.q ) );
 		body->xf.p = cnSub( body->center, cnRotate( body->xf.q, body->localCenter ) );

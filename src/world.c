@@ -155,6 +155,10 @@ void cnDestroyWorld( cnWorld* world )
 		free( world->bodies[i].name );
 	}
 	free( world->bodies );
+	for ( int i = 0; i < world->shapeCount; ++i )
+	{
+		cnFreeGeometry( &world->shapes[i].geom );
+	}
 	free( world->shapes );
 	free( world->contacts );
 	for ( int i = 0; i < world->materialCount; ++i )

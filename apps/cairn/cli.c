@@ -4,6 +4,8 @@
 
 #include "cli.h"
 
+#include "cairn/fosssim.h"
+
 #include <cjson/cJSON.h>
 
 #include <errno.h>
@@ -230,6 +232,27 @@ cnScene* cliLoadScene( const char* path, const char* method )
 	{
 		cliError( "--method: unknown contact method '%s' (known: %s)", method, cliMethodList() );
 		return NULL;
+	}
+
+	// FOSSSim scenes (.xml): the loader takes the method directly. Their springs and wind need a
+	// per-step call that only `cairn run` makes, so such scenes are refused here.
+	if ( cnIsFosssimPath( path ) )
+	{
+		cnFosssimScene* f = method == NULL || method[0] == 0
+								? cnLoadFosssim( path, error, (int)sizeof( error ) )
+								: cnLoadFosssimWithMethod( path, wanted, error, (int)sizeof( error ) );
+		if ( f == NULL )
+		{
+			cliError( "%s", error );
+			return NULL;
+		}
+		if ( cnFosssim_HasForceElements( f ) )
+		{
+			cliError( "%s: has spring or wind forces, which only 'cairn run' applies", path );
+			cnDestroyFosssim( f );
+			return NULL;
+		}
+		return cnFosssim_ReleaseScene( f );
 	}
 
 	// load as written first, so every error message is the loader's own

@@ -33,12 +33,14 @@ int cliRunMain( int argc, char** argv );
 int cliInfoMain( int argc, char** argv );
 int cliDemoMain( int argc, char** argv );
 int cliBenchMain( int argc, char** argv );
+int cliCompareMain( int argc, char** argv );
 
 /// Help texts of the commands.
 extern const char cliRunHelp[];
 extern const char cliInfoHelp[];
 extern const char cliDemoHelp[];
 extern const char cliBenchHelp[];
+extern const char cliCompareHelp[];
 
 /// The built-in demo scene (scenes/bouncing_balls.json embedded at build time; "" if it was missing).
 extern const unsigned char cnDemoSceneJson[];
@@ -87,6 +89,9 @@ cnScene* cliLoadScene( const char* path, const char* method );
 // ---------------------------------------------------------------------------------------------
 // the simulation loop shared by `run` and `demo`
 
+// cliRunConfig has the beforeStep hook (cmd_run.c applies FOSSSim force elements through it)
+#define CLI_HAS_BEFORE_STEP 1
+
 /// What to simulate and what to write.
 typedef struct cliRunConfig
 {
@@ -99,6 +104,9 @@ typedef struct cliRunConfig
 	bool hash;
 	/// no summary and no progress bar
 	bool quiet;
+	/// called before every step (NULL: none); returning false stops the run with a failure
+	bool ( *beforeStep )( cnWorld* world, void* context );
+	void* beforeStepContext;
 } cliRunConfig;
 
 /// What a run did.

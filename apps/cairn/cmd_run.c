@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
-// `cairn run SCENE.json`: simulates a scene and writes CSV, a recording, stats and a hash.
+// `cairn run SCENE.json|SCENE.xml`: simulates a scene and writes CSV, a recording, stats and a hash.
+// .xml files are FOSSSim scenes (docs/fosssim.md); --dump-contact-system prints the contact system of
+// the first step with contacts.
 #include "cli.h"
 
+#include "cairn/fosssim.h"
+
 const char cliRunHelp[] =
-	"usage: cairn run SCENE.json [options]\n"
+	"usage: cairn run SCENE.json|SCENE.xml [options]\n"
 	"\n"
 	"Simulates a scene from t = 0 to its duration and writes what was asked for.\n"
+	"A .xml file is a FOSSSim rigid body scene (2D, planar world; docs/fosssim.md).\n"
 	"Frames are taken every 1/fps seconds, frame 0 at t = 0. Each frame takes\n"
 	"k = ceil((1/fps) / timestep) steps of exactly (1/fps) / k seconds, so frames fall\n"
 	"exactly on multiples of 1/fps (the step is never longer than the scene's timestep).\n"
@@ -20,6 +25,11 @@ const char cliRunHelp[] =
 	"  --stats        print per-stage milliseconds per step and the world's counters\n"
 	"  --hash         print 'hash 0x...' of all body positions and orientations at the end\n"
 	"  --quiet        print no summary and no progress bar\n"
+	"  --dump-contact-system\n"
+	"                 print the contact system of the first step with contacts (lcp, gr-lcp:\n"
+	"                 A, b and the solution lambda; velocity-projection, gr-velocity-projection:\n"
+	"                 M, -M qdot and N), per free body x, y, theta as in FOSSSim's files; alone\n"
+	"                 it only prints that, with other outputs the scene then runs from the start\n"
 	"  -h, --help     show this help\n"
 	"\n"
 	"exit status: 0 ok, 1 runtime failure (a step failed, an output cannot be written),\n"
@@ -29,14 +39,88 @@ const char cliRunHelp[] =
 	"example:\n"
 	"  cairn run scenes/bouncing_balls.json --duration 2 --csv balls.csv --hash\n";
 
+// Loads a FOSSSim scene with an optional method override; prints the loader's message on failure.
+static cnFosssimScene* cliLoadFosssim( const char* path, const char* method )
+{
+	char error[1024];
+	cnMethod wanted;
+	cnFosssimScene* f = method != NULL && cnMethodFromName( method, &wanted )
+							? cnLoadFosssimWithMethod( path, wanted, error, (int)sizeof( error ) )
+							: cnLoadFosssim( path, error, (int)sizeof( error ) );
+	if ( f == NULL )
+	{
+		cliError( "%s", error );
+	}
+	return f;
+}
+
+#ifdef CLI_HAS_BEFORE_STEP
+// The run loop's per-step hook: the FOSSSim scene's springs and wind for the coming step.
+static bool cliApplyFosssimForces( cnWorld* world, void* context )
+{
+	(void)world;
+	return cnFosssim_ApplyForces( context );
+}
+#endif
+
+// --dump-contact-system: steps a fresh copy of the scene until its first step with contacts and
+// prints that step's contact system on stdout.
+static int cliDumpContactSystem( const char* path, const char* method, const double* duration )
+{
+	cnFosssimScene* fosssim = NULL;
+	cnScene* scene = NULL;
+	if ( cnIsFosssimPath( path ) )
+	{
+		fosssim = cliLoadFosssim( path, method );
+		scene = fosssim != NULL ? fosssim->scene : NULL;
+	}
+	else
+	{
+		scene = cliLoadScene( path, method );
+	}
+	if ( scene == NULL )
+	{
+		return CLI_BAD_INPUT;
+	}
+	if ( duration != NULL )
+	{
+		scene->duration = *duration;
+	}
+	char error[1024];
+	cnDumpResult result = cnDumpContactSystem( scene, fosssim, stdout, error, (int)sizeof( error ) );
+	if ( fosssim != NULL )
+	{
+		cnDestroyFosssim( fosssim );
+	}
+	else
+	{
+		cnDestroyScene( scene );
+	}
+	switch ( result )
+	{
+		case cnDump_printed:
+			return CLI_OK;
+		case cnDump_noContact:
+			// not an error: the scene simply has no contact in its duration
+			fprintf( stderr, "cairn: %s\n", error );
+			return CLI_OK;
+		case cnDump_unavailable:
+			cliError( "--dump-contact-system: not available: %s", error );
+			return CLI_FAILURE;
+		default:
+			cliError( "%s", error );
+			return CLI_FAILURE;
+	}
+}
+
 int cliRunMain( int argc, char** argv )
 {
 	const char *duration = NULL, *fps = NULL, *method = NULL, *csv = NULL, *record = NULL;
-	bool stats = false, hash = false, quiet = false;
+	bool stats = false, hash = false, quiet = false, dump = false;
 	const cliOption options[] = {
 		{ "--duration", &duration, NULL }, { "--fps", &fps, NULL },		  { "--method", &method, NULL },
 		{ "--csv", &csv, NULL },		   { "--record", &record, NULL }, { "--stats", NULL, &stats },
-		{ "--hash", NULL, &hash },		   { "--quiet", NULL, &quiet },
+		{ "--hash", NULL, &hash },		   { "--quiet", NULL, &quiet },	  { "--dump-contact-system", NULL, &dump },
 	};
 	const char* positional[1];
 	int positionalCount = 0;
@@ -74,7 +158,52 @@ int cliRunMain( int argc, char** argv )
 		return CLI_BAD_INPUT;
 	}
 
-	cnScene* scene = cliLoadScene( positional[0], method );
+	if ( dump )
+	{
+		status = cliDumpContactSystem( positional[0], method, duration != NULL ? &cfg.duration : NULL );
+		if ( status != CLI_OK || ( csv == NULL && record == NULL && stats == false && hash == false ) )
+		{
+			return status;
+		}
+	}
+
+	// FOSSSim scenes carry force elements (springs, wind) applied before every step
+	cnFosssimScene* fosssim = NULL;
+	cnScene* scene = NULL;
+	if ( cnIsFosssimPath( positional[0] ) )
+	{
+		fosssim = cliLoadFosssim( positional[0], method );
+		if ( fosssim == NULL )
+		{
+			return CLI_BAD_INPUT;
+		}
+		if ( record != NULL )
+		{
+			// the recording format has no polygon shapes yet: refuse rather than write a file that
+			// its reader rejects
+			cliError( "--record: recordings cannot store FOSSSim scenes yet (no polygon shapes in the format)" );
+			cnDestroyFosssim( fosssim );
+			return CLI_BAD_INPUT;
+		}
+		if ( cnFosssim_HasForceElements( fosssim ) )
+		{
+#ifdef CLI_HAS_BEFORE_STEP
+			cfg.beforeStep = cliApplyFosssimForces;
+			cfg.beforeStepContext = fosssim;
+#else
+			cliError( "%s: has spring or wind forces, and this build's run loop cannot apply them yet (it has no "
+					  "per-step force hook)",
+					  positional[0] );
+			cnDestroyFosssim( fosssim );
+			return CLI_FAILURE;
+#endif
+		}
+		scene = fosssim->scene;
+	}
+	else
+	{
+		scene = cliLoadScene( positional[0], method );
+	}
 	if ( scene == NULL )
 	{
 		return CLI_BAD_INPUT;
@@ -95,6 +224,13 @@ int cliRunMain( int argc, char** argv )
 
 	cliRunResult result;
 	status = cliSimulate( scene, &cfg, &result );
-	cnDestroyScene( scene );
+	if ( fosssim != NULL )
+	{
+		cnDestroyFosssim( fosssim );
+	}
+	else
+	{
+		cnDestroyScene( scene );
+	}
 	return status;
 }

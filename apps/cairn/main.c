@@ -13,6 +13,7 @@ static const cliCommand s_commands[] = {
 	{ "info", "describe a scene or a recording", cliInfoHelp, cliInfoMain },
 	{ "demo", "run the built-in demo scene and write its outputs", cliDemoHelp, cliDemoMain },
 	{ "bench", "time the step on benchmark scenes", cliBenchHelp, cliBenchMain },
+	{ "compare", "run a scene with several contact methods and compare them", cliCompareHelp, cliCompareMain },
 };
 
 enum

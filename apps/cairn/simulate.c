@@ -260,6 +260,14 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cliRunResult* result )
 	{
 		for ( int step = 0; frame > 0 && step < stepsPerFrame; ++step )
 		{
+			if ( cfg->beforeStep != NULL && cfg->beforeStep( world, cfg->beforeStepContext ) == false )
+			{
+				cliProgress_Erase( &progress );
+				cliError( "%s: applying forces failed at t = %.9g s: %s", scene->path, cnWorld_GetTime( world ),
+						  cnWorld_GetError( world ) );
+				status = CLI_FAILURE;
+				break;
+			}
 			if ( cnWorld_Step( world, stepSize ) == false )
 			{
 				cliProgress_Erase( &progress );

@@ -91,6 +91,10 @@ double cnWorld_GetPotentialEnergy( const cnWorld* world );
 /// Total linear momentum of the dynamic bodies.
 cnVec3 cnWorld_GetLinearMomentum( const cnWorld* world );
 
+/// Deepest overlap (m, >= 0) among the points of the touching contact manifolds, as found by the
+/// last step's narrow phase (so the state at the start of that step); 0 when nothing overlaps.
+double cnWorld_GetMaxPenetration( const cnWorld* world );
+
 // ---------------------------------------------------------------------------------------------
 // materials
 

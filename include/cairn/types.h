@@ -96,6 +96,9 @@ typedef enum cnShapeType
 	cnShape_capsule,
 	cnShape_cylinder,
 	cnShape_plane,
+	/// planar polygon in the shape's xy-plane, edges thickened by radius (FOSSSim rigid bodies); needs a
+	/// planar world and collides only with other polygons (added for planar scenes, src/collide_polygon.c)
+	cnShape_polygon,
 	cnShape_count
 } cnShapeType;
 
@@ -203,6 +206,10 @@ typedef struct cnShapeDef
 	cnVec3 normal;
 	/// plane offset along its normal
 	double offset;
+	/// polygon: vertexCount (>= 2) vertices (x, y, 0) in the shape frame, copied at creation; edges join
+	/// consecutive vertices and the last to the first (2 vertices: one segment); radius thickens the edges
+	int vertexCount;
+	const cnVec3* vertices;
 	/// shape frame relative to the body frame
 	cnVec3 position;
 	cnQuat orientation;

@@ -1,0 +1,833 @@
+// SPDX-License-Identifier: MIT
+// `cairn compare SCENE --methods a,b,...`: runs one scene once per contact method, each from a
+// fresh load, and prints a table of energy drift, momentum drift, penetration, contact counts and
+// cost per step; writes an SVG plot of the total energy over time and a CSV of the sampled series.
+// The stepping is cliSimulate's (simulate.c), called one step at a time so that every step is
+// sampled.
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char cliCompareHelp[] =
+	"usage: cairn compare SCENE.json|SCENE.xml [--methods M1,M2,...] [--duration T]\n"
+	"                     [--svg FILE] [--csv FILE]\n"
+	"\n"
+	"Runs the scene once per contact method, each time freshly loaded with its \"method\"\n"
+	"replaced, and prints one row per method:\n"
+	"  steps      steps taken (the steps of 'cairn run': k = ceil((1/fps) / timestep) steps\n"
+	"             of (1/fps) / k seconds per frame); the state is sampled after every step\n"
+	"  E drift    max |E(t) - E(0)| / |E(0)|, E = kinetic + gravitational potential energy\n"
+	"             (potential zero at z = 0 for gravity along -z)\n"
+	"  E end      (E(T) - E(0)) / |E(0)|: < 0 energy lost, > 0 energy gained\n"
+	"  P drift    max |P(t) - P(0)| / S of the linear momentum P across gravity, S = sum m|v(0)|\n"
+	"             + sum m|g|T (the momentum the start velocities and gravity account for)\n"
+	"  max pen    deepest overlap of touching shapes, metres\n"
+	"  contacts   touching contact manifolds per step (mean); points: their points per step\n"
+	"  ms/step    wall milliseconds per step\n"
+	"  status     ok, or the step's error message when a step failed (the other methods\n"
+	"             still run)\n"
+	"\n"
+	"options:\n"
+	"  --methods LIST  comma-separated contact methods, or 'all' (the default); known:\n"
+	"                  impulse, lcp, velocity-projection, gr-lcp, gr-velocity-projection,\n"
+	"                  penalty, analytic-impulse, constraint\n"
+	"  --duration T    simulated seconds (default: the scene's \"duration\")\n"
+	"  --svg FILE      plot E(t) of every method (one line each, with a legend) as SVG\n"
+	"  --csv FILE      write every sample: method,time,kinetic,potential,energy,\n"
+	"                  momentum_x,momentum_y,momentum_z,penetration,touching,manifold_points\n"
+	"  -h, --help      show this help\n"
+	"\n"
+	"exit status: 0 every method ran to the end, 1 a method failed (the table and the files\n"
+	"are still written) or a file cannot be written, 2 bad input (unknown method, bad value,\n"
+	"scene error), 130 interrupted. Files are written as FILE.tmp and renamed at the end.\n"
+	"\n"
+	"example:\n"
+	"  cairn compare scenes/can_toss.json --methods impulse,lcp,penalty --svg energy.svg\n";
+
+// samples kept for the plot and the CSV per method; longer runs keep every n-th one (the table
+// still uses every step)
+#define CMP_MAX_SERIES 1000000
+
+// One sample of the state, taken at t = 0 and after steps.
+typedef struct cmpSample
+{
+	double time;
+	double kinetic;
+	double potential;
+	cnVec3 momentum;
+	double penetration;
+	int touching;
+	int points;
+} cmpSample;
+
+// One method's run: the kept series and the running measures of the table.
+typedef struct cmpRun
+{
+	cnMethod method;
+	cmpSample* series;
+	int seriesCount;
+	int seriesCapacity;
+	int64_t stride;
+
+	int64_t steps;
+	double wallSeconds;
+	bool failed;
+	char error[600];
+
+	// reference values at t = 0
+	double energy0;
+	cnVec3 momentum0;
+	double momentumScale;
+
+	// running measures
+	double maxEnergyChange;
+	double lastEnergyChange;
+	double maxMomentumChange;
+	double maxPenetration;
+	double touchingSum;
+	double pointsSum;
+} cmpRun;
+
+// The part of v across gravity: v - (v.u) u with u the unit gravity direction (all of v without
+// gravity), because gravity and the supports along it change the momentum along it physically.
+static cnVec3 cmpAcrossGravity( cnVec3 v, cnVec3 gravity )
+{
+	double g = cnLength( gravity );
+	if ( g == 0.0 )
+	{
+		return v;
+	}
+	cnVec3 u = cnMulSV( 1.0 / g, gravity );
+	return cnSub( v, cnMulSV( cnDot( v, u ), u ) );
+}
+
+static cmpSample cmpTakeSample( const cnWorld* world )
+{
+	cmpSample s;
+	cnStats stats = cnWorld_GetStats( world );
+	s.time = cnWorld_GetTime( world );
+	s.kinetic = cnWorld_GetKineticEnergy( world );
+	s.potential = cnWorld_GetPotentialEnergy( world );
+	s.momentum = cnWorld_GetLinearMomentum( world );
+	s.penetration = cnWorld_GetMaxPenetration( world );
+	s.touching = stats.touchingCount;
+	s.points = stats.manifoldPointCount;
+	return s;
+}
+
+// Keeps every stride-th sample (and always the last one, see cmpRun_Finish) for the outputs.
+static bool cmpRun_Keep( cmpRun* run, const cmpSample* s )
+{
+	if ( run->seriesCount == run->seriesCapacity )
+	{
+		int capacity = run->seriesCapacity > 0 ? 2 * run->seriesCapacity : 1024;
+		cmpSample* bigger = realloc( run->series, (size_t)capacity * sizeof( cmpSample ) );
+		if ( bigger == NULL )
+		{
+			cliError( "out of memory" );
+			return false;
+		}
+		run->series = bigger;
+		run->seriesCapacity = capacity;
+	}
+	run->series[run->seriesCount++] = *s;
+	return true;
+}
+
+// The sample at t = 0 fixes the references; the momentum scale is sum m|v(0)| + sum m s |g| T
+// over the dynamic bodies (s: gravity scale), never below a tiny floor.
+static void cmpRun_Start( cmpRun* run, const cnWorld* world, const cmpSample* s, double duration )
+{
+	double scale = 0.0;
+	double g = cnLength( cnWorld_GetGravity( world ) );
+	int count = cnWorld_GetBodyCount( world );
+	for ( int i = 0; i < count; ++i )
+	{
+		cnBodyId id = cnWorld_GetBody( world, i );
+		if ( cnBody_GetType( world, id ) != cnBody_dynamic )
+		{
+			continue;
+		}
+		double m = cnBody_GetMass( world, id );
+		scale += m * cnLength( cnBody_GetLinearVelocity( world, id ) );
+		scale += m * fabs( cnBody_GetGravityScale( world, id ) ) * g * duration;
+	}
+	run->energy0 = s->kinetic + s->potential;
+	run->momentum0 = cmpAcrossGravity( s->momentum, cnWorld_GetGravity( world ) );
+	run->momentumScale = scale;
+}
+
+// Folds a sample taken after a step into the running measures.
+static void cmpRun_Add( cmpRun* run, const cnWorld* world, const cmpSample* s )
+{
+	double dE = s->kinetic + s->potential - run->energy0;
+	run->lastEnergyChange = dE;
+	run->maxEnergyChange = fmax( run->maxEnergyChange, fabs( dE ) );
+	cnVec3 p = cmpAcrossGravity( s->momentum, cnWorld_GetGravity( world ) );
+	run->maxMomentumChange = fmax( run->maxMomentumChange, cnLength( cnSub( p, run->momentum0 ) ) );
+	run->maxPenetration = fmax( run->maxPenetration, s->penetration );
+	run->touchingSum += s->touching;
+	run->pointsSum += s->points;
+}
+
+// Runs one method from a fresh load of the scene for the given number of steps. Returns CLI_OK
+// (also when the method failed: run->failed says so), CLI_INTERRUPTED or CLI_FAILURE (out of
+// memory).
+static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t stepCount )
+{
+	cnScene* scene = cliLoadScene( path, cnMethodName( run->method ) );
+	if ( scene == NULL )
+	{
+		// cliLoadScene printed the loader's message
+		run->failed = true;
+		snprintf( run->error, sizeof( run->error ), "the scene does not load with this method (see above)" );
+		return CLI_OK;
+	}
+	cnWorld* world = scene->world;
+
+	// one cliSimulate call per step: with fps' = k fps its frame is one step of (1/fps) / k
+	// seconds, the step of `cairn run` at the scene's fps
+	double k = fmax( 1.0, ceil( ( 1.0 / scene->fps ) / scene->timeStep - 1e-9 ) );
+	cliRunConfig cfg = { 0 };
+	cfg.fps = k * scene->fps;
+	cfg.duration = 1.0 / cfg.fps;
+	cfg.quiet = true;
+
+	// a slow method shows where it is on a terminal (cliSimulate's own bar needs a longer call)
+	bool progress = isatty( fileno( stderr ) ) != 0;
+	double lastDraw = cliNow();
+	int drawnWidth = 0;
+
+	run->stride = stepCount / CMP_MAX_SERIES + 1;
+	cmpSample s = cmpTakeSample( world );
+	cmpRun_Start( run, world, &s, duration );
+	int status = cmpRun_Keep( run, &s ) ? CLI_OK : CLI_FAILURE;
+	bool keptLast = true;
+	for ( int64_t i = 0; i < stepCount && status == CLI_OK; ++i )
+	{
+		cliRunResult result;
+		int stepStatus = cliSimulate( scene, &cfg, &result );
+		run->wallSeconds += result.wallSeconds;
+		run->steps += result.stepCount;
+		if ( stepStatus == CLI_INTERRUPTED )
+		{
+			status = stepStatus;
+			break;
+		}
+		if ( stepStatus != CLI_OK )
+		{
+			// cliSimulate printed "step failed at t = ...: message"; the row repeats it
+			run->failed = true;
+			snprintf( run->error, sizeof( run->error ), "failed at t = %.9g s: %s", cnWorld_GetTime( world ),
+					  cnWorld_GetError( world ) );
+			break;
+		}
+		s = cmpTakeSample( world );
+		cmpRun_Add( run, world, &s );
+		if ( progress && cliNow() - lastDraw > 0.2 )
+		{
+			lastDraw = cliNow();
+			int width = fprintf( stderr, "\r%s: t = %.4f / %.4f s  \r", cnMethodName( run->method ), s.time, duration );
+			drawnWidth = width > drawnWidth ? width : drawnWidth;
+			fflush( stderr );
+		}
+		keptLast = ( i + 1 ) % run->stride == 0;
+		if ( keptLast && cmpRun_Keep( run, &s ) == false )
+		{
+			status = CLI_FAILURE;
+		}
+	}
+	if ( drawnWidth > 0 )
+	{
+		fprintf( stderr, "\r%*s\r", drawnWidth, "" );
+		fflush( stderr );
+	}
+	if ( status == CLI_OK && keptLast == false )
+	{
+		// the series always ends at the last state reached
+		status = cmpRun_Keep( run, &s ) ? CLI_OK : CLI_FAILURE;
+	}
+	cnDestroyScene( scene );
+	return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the table
+
+static void cmpPrintHeader( void )
+{
+	printf( "%-22s %8s %10s %10s %10s %10s %9s %9s %9s  %s\n", "method", "steps", "E drift", "E end", "P drift",
+			"max pen", "contacts", "points", "ms/step", "status" );
+}
+
+static void cmpPrintRow( const cmpRun* run )
+{
+	if ( run->failed )
+	{
+		printf( "%-22s %8lld %10s %10s %10s %10s %9s %9s %9s  %s\n", cnMethodName( run->method ),
+				(long long)run->steps, "-", "-", "-", "-", "-", "-", "-", run->error );
+		fflush( stdout );
+		return;
+	}
+	// relative to |E(0)|, with a floor so a scene that starts at zero energy still gives numbers
+	double energyScale = fmax( fabs( run->energy0 ), 1e-12 );
+	double momentumScale = fmax( run->momentumScale, 1e-12 );
+	double n = run->steps > 0 ? (double)run->steps : 1.0;
+	char ms[32];
+	if ( run->steps > 0 )
+	{
+		snprintf( ms, sizeof( ms ), "%9.4f", 1000.0 * run->wallSeconds / n );
+	}
+	else
+	{
+		snprintf( ms, sizeof( ms ), "%9s", "-" );
+	}
+	printf( "%-22s %8lld %10.3e %10.3e %10.3e %10.3e %9.2f %9.2f %s  ok\n", cnMethodName( run->method ),
+			(long long)run->steps, run->maxEnergyChange / energyScale, run->lastEnergyChange / energyScale,
+			run->maxMomentumChange / momentumScale, run->maxPenetration, run->touchingSum / n, run->pointsSum / n, ms );
+	fflush( stdout );
+}
+
+// ---------------------------------------------------------------------------------------------
+// the SVG plot
+
+// Writes text for XML character data or an attribute value: escapes the markup characters and
+// replaces control characters, which XML 1.0 does not allow at all.
+static void cmpWriteXmlText( FILE* file, const char* text )
+{
+	for ( const unsigned char* c = (const unsigned char*)text; *c != 0; ++c )
+	{
+		switch ( *c )
+		{
+			case '&':
+				fputs( "&amp;", file );
+				break;
+			case '<':
+				fputs( "&lt;", file );
+				break;
+			case '>':
+				fputs( "&gt;", file );
+				break;
+			case '"':
+				fputs( "&quot;", file );
+				break;
+			default:
+				fputc( *c < 0x20 ? '?' : *c, file );
+				break;
+		}
+	}
+}
+
+// A round tick spacing near span / count: 1, 2 or 5 times a power of ten.
+static double cmpNiceStep( double span, int count )
+{
+	double raw = span / count;
+	double power = pow( 10.0, floor( log10( raw ) ) );
+	double f = raw / power;
+	double nice = f < 1.5 ? 1.0 : ( f < 3.0 ? 2.0 : ( f < 7.0 ? 5.0 : 10.0 ) );
+	return nice * power;
+}
+
+// Formats a tick value with just enough significant digits to tell ticks step apart.
+static void cmpFormatTick( char* buffer, size_t size, double value, double step, double largest )
+{
+	int digits = (int)floor( log10( fmax( largest, step ) ) ) - (int)floor( log10( step ) ) + 1;
+	digits = digits < 1 ? 1 : ( digits > 15 ? 15 : digits );
+	snprintf( buffer, size, "%.*g", digits, value );
+}
+
+// Axis from lo to hi with round ticks; widens the range to whole ticks.
+typedef struct cmpAxis
+{
+	double lo, hi, step;
+	int ticks;
+} cmpAxis;
+
+static cmpAxis cmpMakeAxis( double lo, double hi )
+{
+	cmpAxis axis;
+	if ( hi - lo <= 1e-12 * fmax( 1.0, fmax( fabs( lo ), fabs( hi ) ) ) )
+	{
+		// a flat line: centre it in a band of a thousandth of its value (or of 1)
+		double pad = 1e-3 * fmax( 1.0, fabs( hi ) );
+		lo -= pad;
+		hi += pad;
+	}
+	axis.step = cmpNiceStep( hi - lo, 6 );
+	axis.lo = floor( lo / axis.step ) * axis.step;
+	axis.hi = ceil( hi / axis.step ) * axis.step;
+	axis.ticks = (int)floor( ( axis.hi - axis.lo ) / axis.step + 0.5 ) + 1;
+	return axis;
+}
+
+// Tick i of an axis; exactly 0 where it should be, not 1e-17.
+static double cmpTick( const cmpAxis* axis, int i )
+{
+	double v = axis->lo + i * axis->step;
+	return fabs( v ) < 1e-9 * axis->step ? 0.0 : v;
+}
+
+enum
+{
+	cmpSvgWidth = 900,
+	cmpSvgHeight = 520,
+	cmpPlotLeft = 100,
+	cmpPlotRight = 670,
+	cmpPlotTop = 50,
+	cmpPlotBottom = 460,
+};
+
+static const char* const cmpColors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+										 "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+
+static double cmpMapX( const cmpAxis* x, double t )
+{
+	return cmpPlotLeft + ( t - x->lo ) / ( x->hi - x->lo ) * ( cmpPlotRight - cmpPlotLeft );
+}
+
+static double cmpMapY( const cmpAxis* y, double e )
+{
+	return cmpPlotBottom - ( e - y->lo ) / ( y->hi - y->lo ) * ( cmpPlotBottom - cmpPlotTop );
+}
+
+// One polyline per run. Long series are thinned per pixel column to the column's first, lowest,
+// highest and last sample, so spikes survive and the file stays small.
+static void cmpWritePolyline( FILE* file, const cmpRun* run, const cmpAxis* x, const cmpAxis* y, const char* color )
+{
+	fprintf( file, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color );
+	const cmpSample* s = run->series;
+	int n = run->seriesCount;
+	int i = 0;
+	while ( i < n )
+	{
+		int column = (int)floor( cmpMapX( x, s[i].time ) );
+		int first = i, lo = i, hi = i, last = i;
+		while ( i < n && (int)floor( cmpMapX( x, s[i].time ) ) == column )
+		{
+			double e = s[i].kinetic + s[i].potential;
+			lo = e < s[lo].kinetic + s[lo].potential ? i : lo;
+			hi = e > s[hi].kinetic + s[hi].potential ? i : hi;
+			last = i;
+			++i;
+		}
+		int keep[4] = { first, lo < hi ? lo : hi, lo < hi ? hi : lo, last };
+		for ( int j = 0; j < 4; ++j )
+		{
+			if ( j > 0 && keep[j] == keep[j - 1] )
+			{
+				continue;
+			}
+			const cmpSample* p = s + keep[j];
+			fprintf( file, "%.2f,%.2f ", cmpMapX( x, p->time ), cmpMapY( y, p->kinetic + p->potential ) );
+		}
+	}
+	fputs( "\"/>\n", file );
+}
+
+static void cmpWriteSvg( FILE* file, const char* title, const cmpRun* runs, int runCount, double duration )
+{
+	// ranges over every kept sample
+	double lo = INFINITY, hi = -INFINITY;
+	for ( int r = 0; r < runCount; ++r )
+	{
+		for ( int i = 0; i < runs[r].seriesCount; ++i )
+		{
+			double e = runs[r].series[i].kinetic + runs[r].series[i].potential;
+			lo = fmin( lo, e );
+			hi = fmax( hi, e );
+		}
+	}
+	if ( lo > hi )
+	{
+		lo = hi = 0.0;
+	}
+	cmpAxis x = cmpMakeAxis( 0.0, duration );
+	cmpAxis y = cmpMakeAxis( lo, hi );
+
+	fprintf( file,
+			 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+			 "font-family=\"sans-serif\" font-size=\"12\">\n"
+			 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+			 cmpSvgWidth, cmpSvgHeight, cmpSvgWidth, cmpSvgHeight );
+	fprintf( file, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">",
+			 ( cmpPlotLeft + cmpPlotRight ) / 2 );
+	cmpWriteXmlText( file, title );
+	fputs( "</text>\n", file );
+
+	// grid, ticks and their labels
+	char label[64];
+	for ( int i = 0; i < x.ticks; ++i )
+	{
+		double t = cmpTick( &x, i );
+		double px = cmpMapX( &x, t );
+		cmpFormatTick( label, sizeof( label ), t, x.step, fmax( fabs( x.lo ), fabs( x.hi ) ) );
+		fprintf( file,
+				 "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#e0e0e0\"/>\n"
+				 "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"black\"/>\n"
+				 "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+				 px, cmpPlotTop, px, cmpPlotBottom, px, cmpPlotBottom, px, cmpPlotBottom + 5, px, cmpPlotBottom + 20,
+				 label );
+	}
+	for ( int i = 0; i < y.ticks; ++i )
+	{
+		double e = cmpTick( &y, i );
+		double py = cmpMapY( &y, e );
+		cmpFormatTick( label, sizeof( label ), e, y.step, fmax( fabs( y.lo ), fabs( y.hi ) ) );
+		fprintf( file,
+				 "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#e0e0e0\"/>\n"
+				 "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"black\"/>\n"
+				 "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n",
+				 cmpPlotLeft, py, cmpPlotRight, py, cmpPlotLeft - 5, py, cmpPlotLeft, py, cmpPlotLeft - 8, py + 4,
+				 label );
+	}
+	fprintf( file,
+			 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n"
+			 "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (s)</text>\n"
+			 "<text x=\"20\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 20 %d)\">"
+			 "E = kinetic + potential (J)</text>\n",
+			 cmpPlotLeft, cmpPlotTop, cmpPlotRight - cmpPlotLeft, cmpPlotBottom - cmpPlotTop,
+			 ( cmpPlotLeft + cmpPlotRight ) / 2, cmpPlotBottom + 45, ( cmpPlotTop + cmpPlotBottom ) / 2,
+			 ( cmpPlotTop + cmpPlotBottom ) / 2 );
+
+	// one line per method, then the legend
+	int colorCount = (int)( sizeof( cmpColors ) / sizeof( cmpColors[0] ) );
+	for ( int r = 0; r < runCount; ++r )
+	{
+		cmpWritePolyline( file, runs + r, &x, &y, cmpColors[r % colorCount] );
+	}
+	for ( int r = 0; r < runCount; ++r )
+	{
+		int ly = cmpPlotTop + 10 + 20 * r;
+		fprintf( file,
+				 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n"
+				 "<text x=\"%d\" y=\"%d\">%s%s</text>\n",
+				 cmpPlotRight + 20, ly, cmpPlotRight + 45, ly, cmpColors[r % colorCount], cmpPlotRight + 52, ly + 4,
+				 cnMethodName( runs[r].method ), runs[r].failed ? " (failed)" : "" );
+	}
+	fputs( "</svg>\n", file );
+}
+
+// ---------------------------------------------------------------------------------------------
+// the CSV
+
+static void cmpWriteCsv( FILE* file, const cmpRun* runs, int runCount )
+{
+	fputs( "method,time,kinetic,potential,energy,momentum_x,momentum_y,momentum_z,penetration,touching,"
+		   "manifold_points\n",
+		   file );
+	for ( int r = 0; r < runCount; ++r )
+	{
+		const char* name = cnMethodName( runs[r].method );
+		for ( int i = 0; i < runs[r].seriesCount; ++i )
+		{
+			const cmpSample* s = runs[r].series + i;
+			fprintf( file, "%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n", name, s->time, s->kinetic,
+					 s->potential, s->kinetic + s->potential, s->momentum.x, s->momentum.y, s->momentum.z,
+					 s->penetration, s->touching, s->points );
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// output files, written as FILE.tmp and renamed when complete
+
+typedef struct cmpOutput
+{
+	const char* path;
+	char* temp;
+	FILE* file;
+} cmpOutput;
+
+static bool cmpOutput_Open( cmpOutput* out, const char* path )
+{
+	size_t length = strlen( path );
+	out->path = path;
+	out->temp = malloc( length + 5 );
+	if ( out->temp == NULL )
+	{
+		cliError( "out of memory" );
+		return false;
+	}
+	memcpy( out->temp, path, length );
+	memcpy( out->temp + length, ".tmp", 5 );
+	out->file = fopen( out->temp, "w" );
+	if ( out->file == NULL )
+	{
+		cliError( "%s: cannot write: %s", out->temp, strerror( errno ) );
+		return false;
+	}
+	return true;
+}
+
+// Closes the temporary file; false (and it is removed) when anything failed to be written.
+static bool cmpOutput_Close( cmpOutput* out )
+{
+	bool ok = ferror( out->file ) == 0;
+	ok = fclose( out->file ) == 0 && ok;
+	out->file = NULL;
+	if ( ok == false )
+	{
+		cliError( "%s: write failed", out->temp );
+		remove( out->temp );
+	}
+	return ok;
+}
+
+static bool cmpOutput_Rename( cmpOutput* out )
+{
+	if ( rename( out->temp, out->path ) != 0 )
+	{
+		cliError( "%s: cannot rename %s to it: %s", out->path, out->temp, strerror( errno ) );
+		remove( out->temp );
+		return false;
+	}
+	return true;
+}
+
+// Writes the requested files; false after printing an error.
+static bool cmpWriteOutputs( const char* svgPath, const char* csvPath, const char* title, const cmpRun* runs,
+							 int runCount, double duration )
+{
+	const char* paths[2] = { svgPath, csvPath };
+	cmpOutput outs[2] = { { 0 }, { 0 } };
+	bool ok = true;
+	for ( int i = 0; i < 2 && ok; ++i )
+	{
+		if ( paths[i] == NULL )
+		{
+			continue;
+		}
+		ok = cmpOutput_Open( outs + i, paths[i] );
+		if ( ok )
+		{
+			if ( i == 0 )
+			{
+				cmpWriteSvg( outs[i].file, title, runs, runCount, duration );
+			}
+			else
+			{
+				cmpWriteCsv( outs[i].file, runs, runCount );
+			}
+			ok = cmpOutput_Close( outs + i );
+		}
+	}
+	// rename only when every file is complete, so a failure leaves no new file behind
+	for ( int i = 0; i < 2; ++i )
+	{
+		if ( outs[i].temp == NULL )
+		{
+			continue;
+		}
+		if ( ok )
+		{
+			ok = cmpOutput_Rename( outs + i );
+			if ( ok )
+			{
+				printf( "wrote %s\n", paths[i] );
+			}
+		}
+		else
+		{
+			remove( outs[i].temp );
+		}
+		free( outs[i].temp );
+	}
+	return ok;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the command
+
+// Parses "a,b,c" (spaces around names allowed) or "all" into methods; returns the count, or -1
+// after printing an error.
+static int cmpParseMethods( const char* text, cnMethod methods[cnMethod_count] )
+{
+	const char* p = text;
+	while ( *p == ' ' )
+	{
+		++p;
+	}
+	if ( strncmp( p, "all", 3 ) == 0 && strspn( p + 3, " " ) == strlen( p + 3 ) )
+	{
+		for ( int i = 0; i < cnMethod_count; ++i )
+		{
+			methods[i] = (cnMethod)i;
+		}
+		return cnMethod_count;
+	}
+
+	int count = 0;
+	const char* item = text;
+	for ( ;; )
+	{
+		const char* end = strchr( item, ',' );
+		size_t length = end != NULL ? (size_t)( end - item ) : strlen( item );
+		while ( length > 0 && *item == ' ' )
+		{
+			++item;
+			--length;
+		}
+		while ( length > 0 && item[length - 1] == ' ' )
+		{
+			--length;
+		}
+		char name[64];
+		if ( length == 0 || length >= sizeof( name ) )
+		{
+			cliError( "--methods: '%s' is not a comma-separated list of methods (known: %s)", text, cliMethodList() );
+			return -1;
+		}
+		memcpy( name, item, length );
+		name[length] = 0;
+		cnMethod method;
+		if ( cnMethodFromName( name, &method ) == false )
+		{
+			cliError( "--methods: unknown contact method '%s' (known: %s)", name, cliMethodList() );
+			return -1;
+		}
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( methods[i] == method )
+			{
+				cliError( "--methods: '%s' is given twice", name );
+				return -1;
+			}
+		}
+		// cnMethod_count distinct names fill the array; a further one is a repeat, caught above
+		methods[count++] = method;
+		if ( end == NULL )
+		{
+			return count;
+		}
+		item = end + 1;
+	}
+}
+
+int cliCompareMain( int argc, char** argv )
+{
+	const char *methodsText = NULL, *durationText = NULL, *svgPath = NULL, *csvPath = NULL;
+	const cliOption options[] = {
+		{ "--methods", &methodsText, NULL },
+		{ "--duration", &durationText, NULL },
+		{ "--svg", &svgPath, NULL },
+		{ "--csv", &csvPath, NULL },
+	};
+	const char* positional[1];
+	int positionalCount = 0;
+	int status = cliParse( argc, argv, options, (int)( sizeof( options ) / sizeof( options[0] ) ), positional, 1,
+						   &positionalCount, cliCompareHelp );
+	if ( status >= 0 )
+	{
+		return status;
+	}
+	if ( positionalCount != 1 )
+	{
+		cliError( "cairn compare: no scene file given (see 'cairn compare --help')" );
+		return CLI_BAD_INPUT;
+	}
+
+	// check every option before running anything
+	cnMethod methods[cnMethod_count];
+	int methodCount = cmpParseMethods( methodsText != NULL ? methodsText : "all", methods );
+	if ( methodCount < 0 )
+	{
+		return CLI_BAD_INPUT;
+	}
+	double duration = 0.0;
+	if ( durationText != NULL && cliParseDouble( "--duration", durationText, 0.0, true, &duration ) == false )
+	{
+		return CLI_BAD_INPUT;
+	}
+	if ( ( svgPath != NULL && svgPath[0] == 0 ) || ( csvPath != NULL && csvPath[0] == 0 ) )
+	{
+		cliError( "--svg and --csv need a file name" );
+		return CLI_BAD_INPUT;
+	}
+	if ( svgPath != NULL && csvPath != NULL && strcmp( svgPath, csvPath ) == 0 )
+	{
+		cliError( "--svg and --csv name the same file '%s'", svgPath );
+		return CLI_BAD_INPUT;
+	}
+
+	// load the scene as written once: its errors are bad input, and it gives the run settings
+	cnScene* scene = cliLoadScene( positional[0], NULL );
+	if ( scene == NULL )
+	{
+		return CLI_BAD_INPUT;
+	}
+	if ( durationText == NULL )
+	{
+		duration = scene->duration;
+	}
+	// the steps of `cairn run`: k per frame of 1/fps, over the whole frames in the duration
+	double k = fmax( 1.0, ceil( ( 1.0 / scene->fps ) / scene->timeStep - 1e-9 ) );
+	double frames = floor( duration * scene->fps + 1e-9 );
+	double stepSize = ( 1.0 / scene->fps ) / k;
+	double sceneFps = scene->fps;
+	char* title = malloc( strlen( scene->name ) + 1 );
+	if ( title != NULL )
+	{
+		strcpy( title, scene->name );
+	}
+	cnDestroyScene( scene );
+	if ( title == NULL )
+	{
+		cliError( "out of memory" );
+		return CLI_FAILURE;
+	}
+	if ( k * frames > 1e9 )
+	{
+		cliError( "%s: %.9g s in steps of %.9g s is too many steps", positional[0], duration, stepSize );
+		free( title );
+		return CLI_BAD_INPUT;
+	}
+	int64_t stepCount = (int64_t)( k * frames );
+
+	printf( "cairn compare: %s (%s), %.9g s in %lld steps of %.9g s, sampled after every step\n", title,
+			positional[0], frames / sceneFps, (long long)stepCount, stepSize );
+	printf( "E = kinetic + potential; E drift = max|E(t)-E(0)|/|E(0)|; E end = (E(T)-E(0))/|E(0)|;\n"
+			"P drift = max|P(t)-P(0)|/S, P = momentum across gravity, S = sum m|v(0)| + sum m|g|T;\n"
+			"max pen = deepest overlap (m); contacts, points = touching manifolds and points per step\n" );
+	cmpPrintHeader();
+	fflush( stdout );
+
+	cmpRun runs[cnMethod_count];
+	memset( runs, 0, sizeof( runs ) );
+	bool anyFailed = false;
+	status = CLI_OK;
+	for ( int i = 0; i < methodCount && status == CLI_OK; ++i )
+	{
+		runs[i].method = methods[i];
+		status = cmpRunMethod( positional[0], runs + i, duration, stepCount );
+		if ( status == CLI_OK )
+		{
+			cmpPrintRow( runs + i );
+			anyFailed = anyFailed || runs[i].failed;
+		}
+	}
+	if ( status == CLI_INTERRUPTED )
+	{
+		cliError( "interrupted; no output written" );
+	}
+	else if ( status == CLI_OK && cmpWriteOutputs( svgPath, csvPath, title, runs, methodCount, duration ) == false )
+	{
+		status = CLI_FAILURE;
+	}
+	for ( int i = 0; i < methodCount; ++i )
+	{
+		free( runs[i].series );
+	}
+	free( title );
+	if ( status == CLI_OK && anyFailed )
+	{
+		status = CLI_FAILURE;
+	}
+	return status;
+}

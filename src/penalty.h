@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// Internals shared by the penalty method (method_penalty.c) and the analytic-impulse method
+// (method_analytic.c), both after AERO: the bodies' state as one vector for the adaptive
+// Dormand-Prince integrator, the contact spring-damper and Coulomb forces recomputed from the
+// geometry at every stage, and the write-back at the end of the step.
+#pragma once
+
+#include "rk45.h"
+#include "world.h"
+
+/// Natural frequency of a contact point whose stiffness is left at 0 (Hz): k = m_eff (2 pi f)^2.
+/// A body resting on one point sinks g / (2 pi f)^2 = 25 micrometres under its own weight.
+#define CN_PENALTY_FREQUENCY 100.0
+
+/// Slip speed below which friction is viscous (m/s): F_t = mu F_n |v_t| / v_eps. A block held by
+/// static friction creeps at v_eps tan(theta) / mu.
+#define CN_PENALTY_SLIP_SPEED 1e-3
+
+/// Largest damping ratio derived from restitution (restitution at or below ~0.009 maps here).
+#define CN_PENALTY_MAX_DAMPING_RATIO 5.0
+
+/// Largest fraction of a body's smallest shape size it may move in one internal step.
+#define CN_PENALTY_MOTION_FRACTION 0.25
+
+/// Stability bound for the contacts' oscillation: h w / r(zeta) stays below this, where r(zeta) is
+/// the radius of Dormand-Prince's stability region in the direction of the eigenvalue of a contact
+/// spring-dashpot of damping ratio zeta (1.0 for zeta = 0, 3.3 for zeta >= 0.34).
+#define CN_PENALTY_STABLE_FRACTION 0.8
+
+/// Doubles per body in the state vector: centre (3), quaternion (4), v (3), w (3).
+#define CN_PENALTY_STRIDE 13
+
+/// Analytic-impulse: contact points approaching faster than this are collisions resolved by
+/// impulses; slower ones are resting contact for the penalty force (m/s).
+#define CN_ANALYTIC_MAX_CONTACT_VELOCITY 0.1
+
+/// Analytic-impulse: points closer than this (m) take part in a collision (simultaneous impacts).
+#define CN_ANALYTIC_TOUCH_DISTANCE 1e-6
+
+/// Internal steps allowed per world step before the step is declared failed.
+#define CN_PENALTY_MAX_STEPS 200000
+
+/// A body as one stage of the integrator sees it.
+typedef struct cnPenaltyBody
+{
+	cnVec3 center;
+	/// unit orientation
+	cnQuat q;
+	cnVec3 v, w;
+	/// 0 for static, kinematic and sleeping bodies
+	double invMass;
+	/// world inverse inertia (planar worlds: only the z-z entry, 1 / I_zz), zero for fixed bodies
+	cnMat3 invI;
+	/// world inertia (gyroscopic term)
+	cnMat3 I;
+} cnPenaltyBody;
+
+/// A contact pair of the world as the penalty methods use it.
+typedef struct cnPenaltyContact
+{
+	/// index into world->contacts
+	int contact;
+	int bodyA, bodyB;
+	double friction, restitution;
+	/// combined material stiffness (N/m per point), 0: from the effective mass and the frequency
+	double stiffness;
+	/// combined material damping (N s/m per point), 0: from the restitution and dampingRatio
+	double damping;
+	/// damping ratio that gives the restitution for a spring-dashpot that cannot pull
+	double dampingRatio;
+	/// analytic-impulse: feature ids of the points that overlapped at the last accepted state
+	uint32_t overlapIds[CN_MAX_MANIFOLD_POINTS];
+	int overlapCount;
+	/// analytic-impulse: a new fast overlap was found here at the end of the last step
+	bool event;
+} cnPenaltyContact;
+
+/// The whole system of one world step. Every array lives in the world's step arena.
+typedef struct cnPenaltySystem
+{
+	cnWorld* world;
+	double timeStep;
+	bool planar;
+	/// analytic-impulse: points that start to overlap faster than v_max get no spring force (they
+	/// are collisions for the impulses, located at the end of the internal step)
+	bool analytic;
+
+	/// awake dynamic bodies: the state vector holds them in this order
+	int bodyCount;
+	int* bodies;
+	/// per world body: its slot in the state, or -1 (static, kinematic, sleeping, dead)
+	int* slot;
+	/// per slot: smallest shape size (radius or half extent), m
+	double* minSize;
+	/// awake kinematic bodies: moved by their velocity, included in the motion bound
+	int kinematicCount;
+	int* kinematics;
+
+	int contactCount;
+	cnPenaltyContact* contacts;
+
+	/// the stage being evaluated: per slot body data and accumulated forces
+	double stageTime;
+	cnPenaltyBody* stage;
+	cnVec3* force;
+	cnVec3* torque;
+	/// per slot, from the last evaluation of the derivative: the sum over the body's active,
+	/// underdamped contact points of (w / r(zeta))^2, w^2 = k / m_eff (a Gershgorin-like bound of the
+	/// oscillation eigenvalues, scaled by the stability radius in their direction)
+	double* modes;
+
+	/// state size, 13 per body, and the state at the step start
+	int n;
+	double* y0;
+	cnRk45 rk;
+} cnPenaltySystem;
+
+/// True when the feature id is among the contact's overlapping points of the last accepted state.
+static inline bool cnPenaltyWasOverlapping( const cnPenaltyContact* pc, uint32_t id )
+{
+	for ( int i = 0; i < pc->overlapCount; ++i )
+	{
+		if ( pc->overlapIds[i] == id )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+/// Damping ratio zeta of a linear spring-dashpot contact that cannot pull whose impacts have the
+/// restitution e: the inverse of e = exp(-2 phi cot phi), zeta = cos phi (zeta <= 1), and of
+/// e = rho^(-(rho + 1) / (rho - 1)), rho = (zeta + sqrt(zeta^2 - 1))^2 (zeta > 1).
+double cnPenaltyDampingRatio( double restitution );
+
+/// Restitution of the same contact for a given damping ratio (the closed form above).
+double cnPenaltyRestitution( double dampingRatio );
+
+/// Gathers the bodies and contacts of the world into a system and the initial state (sys->y0);
+/// false with the world's error set when memory runs out.
+bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep );
+
+/// Unpacks the state y at time t (relative to the step start) into sys->stage.
+void cnPenaltyLoadStage( cnPenaltySystem* sys, double t, const double* y );
+
+/// A body at the loaded stage: its slot entry, or the static / kinematic / sleeping body at the
+/// stage time.
+cnPenaltyBody cnPenaltyGetBody( const cnPenaltySystem* sys, int bodyIndex );
+
+/// The manifold of a contact with its bodies at poses a and b (from cnPenaltyGetBody), points up to
+/// maxDistance apart; the normal points from A to B.
+void cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
+					   const cnPenaltyBody* b, double maxDistance, cnManifold* m );
+
+/// Effective mass along the unit direction d of a contact at the world point p (incl. rotation).
+double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, cnVec3 p, cnVec3 d );
+
+/// The right-hand side of the equations of motion (a cnOdeFunction; context is the system).
+void cnPenaltyDerivative( double t, const double* y, double* dydt, void* context );
+
+/// Step-size limit at the state y, which must be the state of the last derivative evaluation
+/// (cnRk45_Prime): no body moves more than CN_PENALTY_MOTION_FRACTION of its smallest shape size in
+/// one internal step, and the step stays within the stability bound of the contacts (at most
+/// timeStep).
+double cnPenaltyStepBound( const cnPenaltySystem* sys, const double* y );
+
+/// Writes the final state back into the bodies, moves kinematic bodies, updates shape boxes and
+/// sleep timers, clears forces, and stores the integrator's step size for the next world step.
+void cnPenaltyFinish( cnPenaltySystem* sys, const double* y );
+
+/// Analytic-impulse: the collision impulse of one contact point at p with unit normal n (from A to
+/// B), applied to the velocities of a and b in place when the point approaches faster than vMax:
+/// Newton's law v_n' = -e v_n with the effective mass including rotation, then a friction
+/// impulse that stops the slip, no larger than mu times the normal impulse. Returns the normal
+/// impulse (0 when the point is not colliding).
+double cnAnalyticImpulse( cnPenaltyBody* a, cnPenaltyBody* b, cnVec3 p, cnVec3 n, double restitution, double friction,
+						  double vMax, bool planar );

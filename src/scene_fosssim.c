@@ -1,0 +1,1540 @@
+// SPDX-License-Identifier: MIT
+// FOSSSim rigid body scenes (XML) loaded into a planar world (docs/fosssim.md).
+//
+// FOSSSim's own reader (rapidxml) accepts an attribute given several times, and its scenes list a
+// body's vertices as repeated p="..." attributes. libxml2 reports that as a well-formedness error but
+// keeps every attribute in recovery mode, so the file is parsed with recovery on and every error but
+// that one is fatal. The tree is then read in FOSSSim's order: all vertices, then bodies, forces and
+// display tags, so a tag may refer to one that comes later in the file.
+#include "cairn/fosssim.h"
+
+#include "lcp.h"
+#include "method_velocity.h"
+#include "world.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The run's frame rate: frames are a whole number of FOSSSim steps apart, near this many per second.
+#define CN_FOSSSIM_FPS 60.0
+
+typedef struct cnXmlVertex
+{
+	double x, y, m;
+} cnXmlVertex;
+
+typedef struct cnXmlBody
+{
+	int* vertices;
+	int vertexCount;
+	double vx, vy, omega, r;
+	bool fixed;
+	int line;
+} cnXmlBody;
+
+typedef struct cnXmlSpring
+{
+	int i, j;
+	double pix, piy, pjx, pjy, k, l0, b;
+	int line;
+} cnXmlSpring;
+
+typedef struct cnXmlColor
+{
+	int index;
+	float rgb[3];
+	int line;
+} cnXmlColor;
+
+// Everything read from the file before the world is built.
+typedef struct cnXmlLoader
+{
+	const char* path;
+	char* error;
+	int errorCapacity;
+	bool failed;
+
+	// first libxml2 error other than a repeated attribute
+	bool xmlFailed;
+	int xmlLine;
+	char xmlMessage[256];
+
+	cnXmlVertex* vertices;
+	int vertexCount, vertexCapacity;
+	cnXmlBody* bodies;
+	int bodyCount, bodyCapacity;
+	cnXmlSpring* springs;
+	int springCount, springCapacity;
+	cnFosssimWind* winds;
+	int windCount, windCapacity;
+	cnXmlColor* bodyColors;
+	int bodyColorCount, bodyColorCapacity;
+	cnXmlColor* springColors;
+	int springColorCount, springColorCapacity;
+
+	cnVec3 gravity;
+	double timeStep;
+	double duration;
+	bool hasIntegrator;
+	cnIntegrator integrator;
+	char* response;
+	char* description;
+	char* simType;
+	bool hasViewport;
+	double viewport[3];
+	double maxSimFrequency;
+	bool hasBackground;
+	float background[3];
+} cnXmlLoader;
+
+static bool cnXmlFail( cnXmlLoader* L, int line, const char* fmt, ... )
+#if defined( __GNUC__ )
+	__attribute__( ( format( printf, 3, 4 ) ) )
+#endif
+	;
+
+static bool cnXmlFail( cnXmlLoader* L, int line, const char* fmt, ... )
+{
+	if ( L->failed )
+	{
+		return false;
+	}
+	L->failed = true;
+	if ( L->error == NULL || L->errorCapacity <= 0 )
+	{
+		return false;
+	}
+	int used = line > 0 ? snprintf( L->error, (size_t)L->errorCapacity, "%s:%d: ", L->path, line )
+						: snprintf( L->error, (size_t)L->errorCapacity, "%s: ", L->path );
+	if ( used < 0 || used >= L->errorCapacity )
+	{
+		return false;
+	}
+	va_list args;
+	va_start( args, fmt );
+	vsnprintf( L->error + used, (size_t)( L->errorCapacity - used ), fmt, args );
+	va_end( args );
+	return false;
+}
+
+// Grows a dynamic array by one element; returns a pointer to the new (zeroed) element or NULL.
+static void* cnXmlPush( void** array, int* count, int* capacity, size_t size )
+{
+	if ( *count == *capacity )
+	{
+		int grown = *capacity > 0 ? 2 * *capacity : 16;
+		void* bigger = realloc( *array, (size_t)grown * size );
+		if ( bigger == NULL )
+		{
+			return NULL;
+		}
+		*array = bigger;
+		*capacity = grown;
+	}
+	char* item = (char*)*array + (size_t)*count * size;
+	memset( item, 0, size );
+	*count += 1;
+	return item;
+}
+
+#define CN_XML_PUSH( L, array, count, capacity )                                                                       \
+	cnXmlPush( (void**)&( L )->array, &( L )->count, &( L )->capacity, sizeof( *( L )->array ) )
+
+static char* cnXmlCopy( const char* text )
+{
+	size_t n = strlen( text ) + 1;
+	char* copy = malloc( n );
+	if ( copy != NULL )
+	{
+		memcpy( copy, text, n );
+	}
+	return copy;
+}
+
+// libxml2's structured error callback: remembers the first error that is not a repeated attribute.
+static void cnXmlOnError( void* context, xmlErrorPtr e )
+{
+	xmlParserCtxtPtr ctxt = context;
+	cnXmlLoader* L = ctxt->_private;
+	if ( e == NULL || e->level == XML_ERR_WARNING || e->code == XML_ERR_ATTRIBUTE_REDEFINED || L->xmlFailed )
+	{
+		return;
+	}
+	L->xmlFailed = true;
+	L->xmlLine = e->line;
+	snprintf( L->xmlMessage, sizeof( L->xmlMessage ), "%s", e->message != NULL ? e->message : "XML error" );
+	// libxml2 messages end with a line break
+	size_t n = strlen( L->xmlMessage );
+	while ( n > 0 && isspace( (unsigned char)L->xmlMessage[n - 1] ) )
+	{
+		L->xmlMessage[--n] = 0;
+	}
+}
+
+static int cnXmlLine( const xmlNode* node )
+{
+	return (int)xmlGetLineNo( node );
+}
+
+// ---------------------------------------------------------------------------------------------
+// attributes
+
+typedef enum cnXmlKind
+{
+	cnXml_number,
+	cnXml_integer,
+	cnXml_text,
+} cnXmlKind;
+
+// One attribute a tag accepts. Read attributes fill their target; required ones must be there.
+typedef struct cnXmlAttribute
+{
+	const char* name;
+	cnXmlKind kind;
+	bool required;
+	// target: double*, int* or const char** (the text, valid until the tree is freed)
+	void* target;
+	bool given;
+} cnXmlAttribute;
+
+static const char* cnXmlValue( const xmlAttr* a )
+{
+	if ( a->children != NULL && a->children->type == XML_TEXT_NODE && a->children->content != NULL )
+	{
+		return (const char*)a->children->content;
+	}
+	return "";
+}
+
+static bool cnXmlParseNumber( const char* text, double* out )
+{
+	errno = 0;
+	char* end = NULL;
+	double value = strtod( text, &end );
+	if ( end == text )
+	{
+		return false;
+	}
+	while ( isspace( (unsigned char)*end ) )
+	{
+		end += 1;
+	}
+	if ( *end != 0 || !isfinite( value ) )
+	{
+		return false;
+	}
+	*out = value;
+	return true;
+}
+
+static bool cnXmlParseInteger( const char* text, int* out )
+{
+	errno = 0;
+	char* end = NULL;
+	long value = strtol( text, &end, 10 );
+	if ( end == text )
+	{
+		return false;
+	}
+	while ( isspace( (unsigned char)*end ) )
+	{
+		end += 1;
+	}
+	if ( *end != 0 || errno != 0 || value < -2147483647L || value > 2147483647L )
+	{
+		return false;
+	}
+	*out = (int)value;
+	return true;
+}
+
+// Reads a tag's attributes into the table. repeated names an attribute that may appear several
+// times (the "p" of <rigidbody>): each occurrence is handed to onRepeated. Unknown attributes and
+// other repetitions are errors.
+static bool cnXmlReadAttributes( cnXmlLoader* L, const xmlNode* node, cnXmlAttribute* table, int count,
+								 const char* repeated, bool ( *onRepeated )( cnXmlLoader*, const xmlNode*, int, void* ),
+								 void* context )
+{
+	const char* tag = (const char*)node->name;
+	int line = cnXmlLine( node );
+	for ( const xmlAttr* a = node->properties; a != NULL; a = a->next )
+	{
+		const char* name = (const char*)a->name;
+		const char* value = cnXmlValue( a );
+		if ( repeated != NULL && strcmp( name, repeated ) == 0 )
+		{
+			int index;
+			if ( cnXmlParseInteger( value, &index ) == false )
+			{
+				return cnXmlFail( L, line, "<%s>: %s=\"%s\" is not an integer", tag, name, value );
+			}
+			if ( onRepeated( L, node, index, context ) == false )
+			{
+				return false;
+			}
+			continue;
+		}
+		int k = 0;
+		while ( k < count && strcmp( table[k].name, name ) != 0 )
+		{
+			k += 1;
+		}
+		if ( k == count )
+		{
+			char allowed[256] = "";
+			size_t used = 0;
+			for ( int i = 0; i < count && used < sizeof( allowed ); ++i )
+			{
+				int n = snprintf( allowed + used, sizeof( allowed ) - used, "%s%s", i > 0 ? " " : "", table[i].name );
+				used += n > 0 ? (size_t)n : 0;
+			}
+			if ( repeated != NULL && used < sizeof( allowed ) )
+			{
+				snprintf( allowed + used, sizeof( allowed ) - used, " %s (repeated)", repeated );
+			}
+			return cnXmlFail( L, line, "<%s>: unknown attribute \"%s\" (allowed: %s)", tag, name, allowed );
+		}
+		cnXmlAttribute* at = table + k;
+		if ( at->given )
+		{
+			return cnXmlFail( L, line, "<%s>: attribute \"%s\" given twice", tag, name );
+		}
+		at->given = true;
+		switch ( at->kind )
+		{
+			case cnXml_number:
+				if ( cnXmlParseNumber( value, (double*)at->target ) == false )
+				{
+					return cnXmlFail( L, line, "<%s>: %s=\"%s\" is not a finite number", tag, name, value );
+				}
+				break;
+			case cnXml_integer:
+				if ( cnXmlParseInteger( value, (int*)at->target ) == false )
+				{
+					return cnXmlFail( L, line, "<%s>: %s=\"%s\" is not an integer", tag, name, value );
+				}
+				break;
+			case cnXml_text:
+				*(const char**)at->target = value;
+				break;
+		}
+	}
+	for ( int k = 0; k < count; ++k )
+	{
+		if ( table[k].required && table[k].given == false )
+		{
+			return cnXmlFail( L, line, "<%s>: missing attribute \"%s\"", tag, table[k].name );
+		}
+	}
+	return true;
+}
+
+#define CN_XML_READ( L, node, table )                                                                                  \
+	cnXmlReadAttributes( L, node, table, (int)( sizeof( table ) / sizeof( table[0] ) ), NULL, NULL, NULL )
+
+// ---------------------------------------------------------------------------------------------
+// tags
+
+static bool cnXmlReadVertex( cnXmlLoader* L, const xmlNode* node )
+{
+	cnXmlVertex v = { 0.0, 0.0, 0.0 };
+	cnXmlAttribute table[] = {
+		{ "x", cnXml_number, true, &v.x, false },
+		{ "y", cnXml_number, true, &v.y, false },
+		{ "m", cnXml_number, true, &v.m, false },
+	};
+	if ( CN_XML_READ( L, node, table ) == false )
+	{
+		return false;
+	}
+	if ( !( v.m > 0.0 ) )
+	{
+		return cnXmlFail( L, cnXmlLine( node ), "<rigidbodyvertex>: mass m must be > 0 (got %g)", v.m );
+	}
+	cnXmlVertex* slot = CN_XML_PUSH( L, vertices, vertexCount, vertexCapacity );
+	if ( slot == NULL )
+	{
+		return cnXmlFail( L, 0, "out of memory" );
+	}
+	*slot = v;
+	return true;
+}
+
+static bool cnXmlAddBodyVertex( cnXmlLoader* L, const xmlNode* node, int index, void* context )
+{
+	(void)node;
+	cnXmlBody* body = context;
+	int* grown = realloc( body->vertices, (size_t)( body->vertexCount + 1 ) * sizeof( int ) );
+	if ( grown == NULL )
+	{
+		return cnXmlFail( L, 0, "out of memory" );
+	}
+	body->vertices = grown;
+	body->vertices[body->vertexCount++] = index;
+	return true;
+}
+
+static bool cnXmlReadBody( cnXmlLoader* L, const xmlNode* node )
+{
+	cnXmlBody* body = CN_XML_PUSH( L, bodies, bodyCount, bodyCapacity );
+	if ( body == NULL )
+	{
+		return cnXmlFail( L, 0, "out of memory" );
+	}
+	body->line = cnXmlLine( node );
+	int fixed = 0;
+	cnXmlAttribute table[] = {
+		{ "vx", cnXml_number, true, &body->vx, false },
+		{ "vy", cnXml_number, true, &body->vy, false },
+		{ "omega", cnXml_number, true, &body->omega, false },
+		{ "r", cnXml_number, true, &body->r, false },
+		{ "fixed", cnXml_integer, false, &fixed, false },
+	};
+	if ( cnXmlReadAttributes( L, node, table, (int)( sizeof( table ) / sizeof( table[0] ) ), "p", cnXmlAddBodyVertex,
+							  body ) == false )
+	{
+		return false;
+	}
+	if ( fixed != 0 && fixed != 1 )
+	{
+		return cnXmlFail( L, body->line, "<rigidbody>: fixed must be 0 or 1 (got %d)", fixed );
+	}
+	body->fixed = fixed == 1;
+	if ( !( body->r > 0.0 ) )
+	{
+		return cnXmlFail( L, body->line, "<rigidbody>: radius r must be > 0 (got %g)", body->r );
+	}
+	if ( body->vertexCount < 2 )
+	{
+		// one point mass has no moment of inertia, so no rigid body motion to speak of
+		return cnXmlFail( L, body->line, "<rigidbody>: needs at least 2 vertices p=\"...\" (got %d)",
+						  body->vertexCount );
+	}
+	return true;
+}
+
+static bool cnXmlReadSpring( cnXmlLoader* L, const xmlNode* node )
+{
+	cnXmlSpring s = { 0 };
+	s.line = cnXmlLine( node );
+	cnXmlAttribute table[] = {
+		{ "i", cnXml_integer, true, &s.i, false },	   { "pix", cnXml_number, true, &s.pix, false },
+		{ "piy", cnXml_number, true, &s.piy, false }, { "j", cnXml_integer, true, &s.j, false },
+		{ "pjx", cnXml_number, true, &s.pjx, false }, { "pjy", cnXml_number, true, &s.pjy, false },
+		{ "k", cnXml_number, true, &s.k, false },	   { "l0", cnXml_number, true, &s.l0, false },
+		{ "b", cnXml_number, false, &s.b, false },
+	};
+	if ( CN_XML_READ( L, node, table ) == false )
+	{
+		return false;
+	}
+	if ( s.k < 0.0 || s.l0 < 0.0 || s.b < 0.0 )
+	{
+		return cnXmlFail( L, s.line, "<rigidbodyspringforce>: k, l0 and b must be >= 0 (got %g, %g, %g)", s.k, s.l0,
+						  s.b );
+	}
+	cnXmlSpring* slot = CN_XML_PUSH( L, springs, springCount, springCapacity );
+	if ( slot == NULL )
+	{
+		return cnXmlFail( L, 0, "out of memory" );
+	}
+	*slot = s;
+	return true;
+}
+
+static bool cnXmlReadWind( cnXmlLoader* L, const xmlNode* node )
+{
+	double beta = 0.0, fx = 0.0, fy = 0.0;
+	int points = 0;
+	cnXmlAttribute table[] = {
+		{ "beta", cnXml_number, true, &beta, false },
+		{ "fx", cnXml_number, true, &fx, false },
+		{ "fy", cnXml_number, true, &fy, false },
+		{ "pointsperedge", cnXml_integer, true, &points, false },
+	};
+	if ( CN_XML_READ( L, node, table ) == false )
+	{
+		return false;
+	}
+	if ( beta < 0.0 || points < 1 || points > 100000 )
+	{
+		return cnXmlFail( L, cnXmlLine( node ),
+						  "<rigidbodywindforce>: beta must be >= 0 and pointsperedge in 1..100000 (got %g, %d)", beta,
+						  points );
+	}
+	cnFosssimWind* w = CN_XML_PUSH( L, winds, windCount, windCapacity );
+	if ( w == NULL )
+	{
+		return cnXmlFail( L, 0, "out of memory" );
+	}
+	w->velocity = cnV3( fx, fy, 0.0 );
+	w->beta = beta;
+	w->pointsPerEdge = points;
+	return true;
+}
+
+static bool cnXmlReadColor( cnXmlLoader* L, const xmlNode* node, const char* indexName, bool spring )
+{
+	cnXmlColor c = { 0 };
+	c.line = cnXmlLine( node );
+	double rgb[3] = { 0.0, 0.0, 0.0 };
+	cnXmlAttribute table[] = {
+		{ indexName, cnXml_integer, true, &c.index, false },
+		{ "r", cnXml_number, true, rgb + 0, false },
+		{ "g", cnXml_number, true, rgb + 1, false },
+		{ "b", cnXml_number, true, rgb + 2, false },
+	};
+	if ( CN_XML_READ( L, node, table ) == false )
+	{
+		return false;
+	}
+	for ( int k = 0; k < 3; ++k )
+	{
+		if ( rgb[k] < 0.0 || rgb[k] > 1.0 )
+		{
+			return cnXmlFail( L, c.line, "<%s>: colour components must be in [0, 1]", (const char*)node->name );
+		}
+		c.rgb[k] = (float)rgb[k];
+	}
+	cnXmlColor* slot = spring ? CN_XML_PUSH( L, springColors, springColorCount, springColorCapacity )
+							  : CN_XML_PUSH( L, bodyColors, bodyColorCount, bodyColorCapacity );
+	if ( slot == NULL )
+	{
+		return cnXmlFail( L, 0, "out of memory" );
+	}
+	*slot = c;
+	return true;
+}
+
+static bool cnXmlReadBackground( cnXmlLoader* L, const xmlNode* node )
+{
+	double rgb[3] = { 0.0, 0.0, 0.0 };
+	cnXmlAttribute table[] = {
+		{ "r", cnXml_number, true, rgb + 0, false },
+		{ "g", cnXml_number, true, rgb + 1, false },
+		{ "b", cnXml_number, true, rgb + 2, false },
+	};
+	if ( CN_XML_READ( L, node, table ) == false )
+	{
+		return false;
+	}
+	for ( int k = 0; k < 3; ++k )
+	{
+		if ( rgb[k] < 0.0 || rgb[k] > 1.0 )
+		{
+			return cnXmlFail( L, cnXmlLine( node ), "<backgroundcolor>: colour components must be in [0, 1]" );
+		}
+		L->background[k] = (float)rgb[k];
+	}
+	L->hasBackground = true;
+	return true;
+}
+
+static bool cnXmlReadIntegrator( cnXmlLoader* L, const xmlNode* node )
+{
+	const char* type = NULL;
+	double dt = 0.0;
+	cnXmlAttribute table[] = {
+		{ "type", cnXml_text, true, &type, false },
+		{ "dt", cnXml_number, true, &dt, false },
+	};
+	int line = cnXmlLine( node );
+	if ( CN_XML_READ( L, node, table ) == false )
+	{
+		return false;
+	}
+	if ( L->hasIntegrator )
+	{
+		return cnXmlFail( L, line, "<rigidbodyintegrator>: given twice" );
+	}
+	if ( strcmp( type, "explicit-euler" ) == 0 )
+	{
+		L->integrator = cnIntegrator_explicitEuler;
+	}
+	else if ( strcmp( type, "symplectic-euler" ) == 0 )
+	{
+		L->integrator = cnIntegrator_symplecticEuler;
+	}
+	else
+	{
+		return cnXmlFail( L, line,
+						  "<rigidbodyintegrator>: unknown type \"%s\" (allowed: explicit-euler, symplectic-euler)", type );
+	}
+	if ( !( dt > 0.0 ) )
+	{
+		return cnXmlFail( L, line, "<rigidbodyintegrator>: dt must be > 0 (got %g)", dt );
+	}
+	L->hasIntegrator = true;
+	L->timeStep = dt;
+	return true;
+}
+
+static bool cnXmlReadCollisionHandling( cnXmlLoader* L, const xmlNode* node )
+{
+	const char* detection = NULL;
+	const char* response = NULL;
+	cnXmlAttribute table[] = {
+		{ "detection", cnXml_text, true, &detection, false },
+		{ "response", cnXml_text, true, &response, false },
+	};
+	int line = cnXmlLine( node );
+	if ( CN_XML_READ( L, node, table ) == false )
+	{
+		return false;
+	}
+	if ( L->response != NULL )
+	{
+		return cnXmlFail( L, line, "<rigidbodycollisionhandling>: given twice" );
+	}
+	if ( strcmp( detection, "all-pairs" ) != 0 )
+	{
+		// the broad phase finds the same pairs as all-pairs testing, only faster
+		return cnXmlFail( L, line, "<rigidbodycollisionhandling>: unknown detection \"%s\" (allowed: all-pairs)",
+						  detection );
+	}
+	static const char* responses[] = { "lcp", "velocity-projection", "gr-lcp", "gr-velocity-projection" };
+	bool known = false;
+	for ( int i = 0; i < 4; ++i )
+	{
+		known = known || strcmp( response, responses[i] ) == 0;
+	}
+	if ( known == false )
+	{
+		return cnXmlFail(
+			L, line,
+			"<rigidbodycollisionhandling>: unknown response \"%s\" (allowed: lcp, velocity-projection, gr-lcp, "
+			"gr-velocity-projection)",
+			response );
+	}
+	L->response = cnXmlCopy( response );
+	return L->response != NULL || cnXmlFail( L, 0, "out of memory" );
+}
+
+// Reads one child of <scene>.
+static bool cnXmlReadTag( cnXmlLoader* L, const xmlNode* node )
+{
+	const char* tag = (const char*)node->name;
+	int line = cnXmlLine( node );
+	for ( const xmlNode* child = node->children; child != NULL; child = child->next )
+	{
+		if ( child->type == XML_ELEMENT_NODE ||
+			 ( child->type == XML_TEXT_NODE && xmlIsBlankNode( (xmlNodePtr)child ) == 0 ) )
+		{
+			return cnXmlFail( L, cnXmlLine( child ), "<%s>: has content; FOSSSim tags are empty (<%s .../>)", tag,
+							  tag );
+		}
+	}
+
+	if ( strcmp( tag, "rigidbodyvertex" ) == 0 )
+	{
+		return cnXmlReadVertex( L, node );
+	}
+	if ( strcmp( tag, "rigidbody" ) == 0 )
+	{
+		return cnXmlReadBody( L, node );
+	}
+	if ( strcmp( tag, "rigidbodyspringforce" ) == 0 )
+	{
+		return cnXmlReadSpring( L, node );
+	}
+	if ( strcmp( tag, "rigidbodywindforce" ) == 0 )
+	{
+		return cnXmlReadWind( L, node );
+	}
+	if ( strcmp( tag, "rigidbodygravityforce" ) == 0 )
+	{
+		double fx = 0.0, fy = 0.0;
+		cnXmlAttribute table[] = {
+			{ "fx", cnXml_number, true, &fx, false },
+			{ "fy", cnXml_number, true, &fy, false },
+		};
+		if ( CN_XML_READ( L, node, table ) == false )
+		{
+			return false;
+		}
+		// FOSSSim's gravity force is m g on every body: several add up
+		L->gravity = cnAdd( L->gravity, cnV3( fx, fy, 0.0 ) );
+		return true;
+	}
+	if ( strcmp( tag, "rigidbodyintegrator" ) == 0 )
+	{
+		return cnXmlReadIntegrator( L, node );
+	}
+	if ( strcmp( tag, "rigidbodycollisionhandling" ) == 0 )
+	{
+		return cnXmlReadCollisionHandling( L, node );
+	}
+	if ( strcmp( tag, "rigidbodycolor" ) == 0 )
+	{
+		return cnXmlReadColor( L, node, "body", false );
+	}
+	if ( strcmp( tag, "rigidbodyspringcolor" ) == 0 )
+	{
+		return cnXmlReadColor( L, node, "spring", true );
+	}
+	if ( strcmp( tag, "backgroundcolor" ) == 0 )
+	{
+		return cnXmlReadBackground( L, node );
+	}
+	if ( strcmp( tag, "simtype" ) == 0 )
+	{
+		const char* type = NULL;
+		cnXmlAttribute table[] = { { "type", cnXml_text, true, &type, false } };
+		if ( CN_XML_READ( L, node, table ) == false )
+		{
+			return false;
+		}
+		if ( strcmp( type, "rigid-body" ) != 0 )
+		{
+			return cnXmlFail( L, line, "<simtype>: type \"%s\" is not supported (Cairn loads rigid-body scenes)", type );
+		}
+		free( L->simType );
+		L->simType = cnXmlCopy( type );
+		return L->simType != NULL || cnXmlFail( L, 0, "out of memory" );
+	}
+	if ( strcmp( tag, "description" ) == 0 )
+	{
+		const char* text = NULL;
+		cnXmlAttribute table[] = { { "text", cnXml_text, true, &text, false } };
+		if ( CN_XML_READ( L, node, table ) == false )
+		{
+			return false;
+		}
+		free( L->description );
+		L->description = cnXmlCopy( text );
+		return L->description != NULL || cnXmlFail( L, 0, "out of memory" );
+	}
+	if ( strcmp( tag, "duration" ) == 0 )
+	{
+		cnXmlAttribute table[] = { { "time", cnXml_number, true, &L->duration, false } };
+		if ( CN_XML_READ( L, node, table ) == false )
+		{
+			return false;
+		}
+		return L->duration >= 0.0 || cnXmlFail( L, line, "<duration>: time must be >= 0 (got %g)", L->duration );
+	}
+	if ( strcmp( tag, "maxsimfreq" ) == 0 )
+	{
+		cnXmlAttribute table[] = { { "max", cnXml_number, true, &L->maxSimFrequency, false } };
+		if ( CN_XML_READ( L, node, table ) == false )
+		{
+			return false;
+		}
+		return L->maxSimFrequency > 0.0 ||
+			   cnXmlFail( L, line, "<maxsimfreq>: max must be > 0 (got %g)", L->maxSimFrequency );
+	}
+	if ( strcmp( tag, "viewport" ) == 0 )
+	{
+		cnXmlAttribute table[] = {
+			{ "cx", cnXml_number, true, L->viewport + 0, false },
+			{ "cy", cnXml_number, true, L->viewport + 1, false },
+			{ "size", cnXml_number, true, L->viewport + 2, false },
+		};
+		L->hasViewport = true;
+		return CN_XML_READ( L, node, table );
+	}
+	return cnXmlFail( L, line,
+					  "unknown tag <%s> (known: simtype description duration maxsimfreq viewport backgroundcolor "
+					  "rigidbodyintegrator rigidbodycollisionhandling rigidbodyvertex rigidbody rigidbodygravityforce "
+					  "rigidbodyspringforce rigidbodywindforce rigidbodycolor rigidbodyspringcolor)",
+					  tag );
+}
+
+// ---------------------------------------------------------------------------------------------
+// building the world
+
+static void cnXmlLoader_Free( cnXmlLoader* L )
+{
+	free( L->vertices );
+	for ( int i = 0; i < L->bodyCount; ++i )
+	{
+		free( L->bodies[i].vertices );
+	}
+	free( L->bodies );
+	free( L->springs );
+	free( L->winds );
+	free( L->bodyColors );
+	free( L->springColors );
+	free( L->response );
+	free( L->description );
+	free( L->simType );
+}
+
+// The file's base name without its extension: the scene's name.
+static char* cnXmlSceneName( const char* path )
+{
+	const char* base = strrchr( path, '/' );
+	base = base != NULL ? base + 1 : path;
+	const char* dot = strrchr( base, '.' );
+	size_t n = dot != NULL && dot > base ? (size_t)( dot - base ) : strlen( base );
+	char* name = malloc( n + 1 );
+	if ( name != NULL )
+	{
+		memcpy( name, base, n );
+		name[n] = 0;
+	}
+	return name;
+}
+
+// Mass, centre of mass and moment of inertia of a body's point masses (FOSSSim's definitions).
+static void cnXmlBodyMass( const cnXmlLoader* L, const cnXmlBody* body, double* mass, cnVec3* center,
+						   double* inertia )
+{
+	double m = 0.0, mx = 0.0, my = 0.0;
+	for ( int k = 0; k < body->vertexCount; ++k )
+	{
+		const cnXmlVertex* v = L->vertices + body->vertices[k];
+		m += v->m;
+		mx += v->m * v->x;
+		my += v->m * v->y;
+	}
+	double cx = mx / m, cy = my / m;
+	double I = 0.0;
+	for ( int k = 0; k < body->vertexCount; ++k )
+	{
+		const cnXmlVertex* v = L->vertices + body->vertices[k];
+		double dx = v->x - cx, dy = v->y - cy;
+		I += v->m * ( dx * dx + dy * dy );
+	}
+	*mass = m;
+	*center = cnV3( cx, cy, 0.0 );
+	*inertia = I;
+}
+
+static bool cnXmlCheckReferences( cnXmlLoader* L )
+{
+	for ( int i = 0; i < L->bodyCount; ++i )
+	{
+		const cnXmlBody* b = L->bodies + i;
+		for ( int k = 0; k < b->vertexCount; ++k )
+		{
+			if ( b->vertices[k] < 0 || b->vertices[k] >= L->vertexCount )
+			{
+				return cnXmlFail( L, b->line, "<rigidbody>: vertex index %d out of range (%d <rigidbodyvertex> tags)",
+								  b->vertices[k], L->vertexCount );
+			}
+		}
+	}
+	for ( int i = 0; i < L->springCount; ++i )
+	{
+		const cnXmlSpring* s = L->springs + i;
+		if ( s->i < -1 || s->i >= L->bodyCount || s->j < -1 || s->j >= L->bodyCount )
+		{
+			return cnXmlFail( L, s->line,
+							  "<rigidbodyspringforce>: body index i=%d or j=%d out of range (-1 = world, %d bodies)",
+							  s->i, s->j, L->bodyCount );
+		}
+		if ( s->i == s->j )
+		{
+			return cnXmlFail( L, s->line, "<rigidbodyspringforce>: both ends on the same %s (i = j = %d)",
+							  s->i < 0 ? "world" : "body", s->i );
+		}
+	}
+	for ( int i = 0; i < L->bodyColorCount; ++i )
+	{
+		if ( L->bodyColors[i].index < 0 || L->bodyColors[i].index >= L->bodyCount )
+		{
+			return cnXmlFail( L, L->bodyColors[i].line, "<rigidbodycolor>: body %d out of range (%d bodies)",
+							  L->bodyColors[i].index, L->bodyCount );
+		}
+	}
+	for ( int i = 0; i < L->springColorCount; ++i )
+	{
+		if ( L->springColors[i].index < 0 || L->springColors[i].index >= L->springCount )
+		{
+			return cnXmlFail( L, L->springColors[i].line, "<rigidbodyspringcolor>: spring %d out of range (%d springs)",
+							  L->springColors[i].index, L->springCount );
+		}
+	}
+	if ( L->hasIntegrator == false )
+	{
+		return cnXmlFail( L, 0, "missing <rigidbodyintegrator type=... dt=...>" );
+	}
+	return true;
+}
+
+// Steps per output frame: near 1 / (60 dt), and a divisor of the run's step count when there is
+// one nearby, so the last frame falls on the duration (1 s at dt = 0.001: 20 steps, 50 fps).
+static double cnStepsPerFrame( double dt, double duration )
+{
+	double target = 1.0 / ( CN_FOSSSIM_FPS * dt );
+	double best = floor( target + 0.5 );
+	best = best < 1.0 ? 1.0 : best;
+	double total = floor( duration / dt + 0.5 );
+	if ( total >= 1.0 && total <= 1e7 && fabs( total * dt - duration ) <= 1e-9 * duration )
+	{
+		long long steps = (long long)total;
+		double bestError = INFINITY;
+		for ( long long n = 1; n <= steps; ++n )
+		{
+			// within a factor of 2 of the target, the nearest divisor (the smaller on ties)
+			double error = fabs( (double)n - target );
+			if ( steps % n == 0 && (double)n <= 2.0 * target + 1.0 && (double)n >= 0.5 * target && error < bestError )
+			{
+				best = (double)n;
+				bestError = error;
+			}
+		}
+	}
+	return best;
+}
+
+static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMethod* methodOverride )
+{
+	cnFosssimScene* f = calloc( 1, sizeof( cnFosssimScene ) );
+	if ( f == NULL )
+	{
+		cnXmlFail( L, 0, "out of memory" );
+		return NULL;
+	}
+	int n = L->bodyCount > 0 ? L->bodyCount : 1;
+	int ns = L->springCount > 0 ? L->springCount : 1;
+	f->bodies = calloc( (size_t)n, sizeof( cnBodyId ) );
+	f->fixed = calloc( (size_t)n, sizeof( bool ) );
+	f->springs = calloc( (size_t)ns, sizeof( cnFosssimSpring ) );
+	f->winds = calloc( (size_t)( L->windCount > 0 ? L->windCount : 1 ), sizeof( cnFosssimWind ) );
+	f->display.hasBodyColor = calloc( (size_t)n, sizeof( bool ) );
+	f->display.bodyColor = calloc( (size_t)n, sizeof( *f->display.bodyColor ) );
+	f->display.hasSpringColor = calloc( (size_t)ns, sizeof( bool ) );
+	f->display.springColor = calloc( (size_t)ns, sizeof( *f->display.springColor ) );
+	f->response = cnXmlCopy( L->response != NULL ? L->response : "" );
+	f->display.simType = cnXmlCopy( L->simType != NULL ? L->simType : "rigid-body" );
+	f->scene = calloc( 1, sizeof( cnScene ) );
+	if ( f->bodies == NULL || f->fixed == NULL || f->springs == NULL || f->winds == NULL ||
+		 f->display.hasBodyColor == NULL || f->display.bodyColor == NULL || f->display.hasSpringColor == NULL ||
+		 f->display.springColor == NULL || f->response == NULL || f->display.simType == NULL || f->scene == NULL )
+	{
+		cnDestroyFosssim( f );
+		cnXmlFail( L, 0, "out of memory" );
+		return NULL;
+	}
+
+	// run settings: FOSSSim's step, and frames a whole number of steps apart near 60 per second
+	cnScene* scene = f->scene;
+	scene->name = cnXmlSceneName( path );
+	scene->description = cnXmlCopy( L->description != NULL ? L->description : "" );
+	scene->path = cnXmlCopy( path );
+	scene->timeStep = L->timeStep;
+	scene->duration = L->duration;
+	scene->fps = 1.0 / ( cnStepsPerFrame( L->timeStep, L->duration ) * L->timeStep );
+	scene->subSteps = 1;
+	if ( scene->name == NULL || scene->description == NULL || scene->path == NULL )
+	{
+		cnDestroyFosssim( f );
+		cnXmlFail( L, 0, "out of memory" );
+		return NULL;
+	}
+
+	// the world: planar, frictionless, no sleeping (FOSSSim has none), the file's integrator
+	bool collisions = L->response != NULL;
+	cnWorldDef def = cnDefaultWorldDef();
+	def.planar = true;
+	def.gravity = L->gravity;
+	def.integrator = L->integrator;
+	def.lcpSolver = cnLcp_lemke;
+	def.enableSleep = false;
+	def.subSteps = 1;
+	def.method = cnMethod_lcp;
+	if ( collisions )
+	{
+		bool ok = cnMethodFromName( L->response, &def.method );
+		(void)ok;
+	}
+	if ( methodOverride != NULL )
+	{
+		def.method = *methodOverride;
+	}
+	f->integrator = L->integrator;
+	scene->method = def.method;
+	char worldError[256];
+	scene->world = cnCreateWorld( &def, worldError, (int)sizeof( worldError ) );
+	if ( scene->world == NULL )
+	{
+		cnDestroyFosssim( f );
+		cnXmlFail( L, 0, "cannot create the world: %s", worldError );
+		return NULL;
+	}
+	cnWorld* world = scene->world;
+
+	// FOSSSim's contacts are frictionless; its generalized reflection is elastic and its plain
+	// LCP and projection are fully inelastic
+	bool elastic = collisions && strncmp( L->response, "gr-", 3 ) == 0;
+	cnMaterialDef material = cnDefaultMaterialDef();
+	material.name = "fosssim";
+	material.friction = 0.0;
+	material.restitution = elastic ? 1.0 : 0.0;
+	cnMaterialId materialId = cnWorld_CreateMaterial( world, &material );
+
+	int maxVertices = 0;
+	for ( int i = 0; i < L->bodyCount; ++i )
+	{
+		maxVertices = L->bodies[i].vertexCount > maxVertices ? L->bodies[i].vertexCount : maxVertices;
+	}
+	cnVec3* local = malloc( (size_t)( maxVertices > 0 ? maxVertices : 1 ) * sizeof( cnVec3 ) );
+	if ( local == NULL || materialId < 0 )
+	{
+		free( local );
+		cnDestroyFosssim( f );
+		cnXmlFail( L, 0, materialId < 0 ? "cannot create the material" : "out of memory" );
+		return NULL;
+	}
+
+	f->bodyCount = L->bodyCount;
+	for ( int i = 0; i < L->bodyCount; ++i )
+	{
+		const cnXmlBody* xb = L->bodies + i;
+		double mass, inertia;
+		cnVec3 center;
+		cnXmlBodyMass( L, xb, &mass, &center, &inertia );
+
+		// the body frame is FOSSSim's body space: origin at the centre of mass, axes as in the file
+		char name[32];
+		snprintf( name, sizeof( name ), "body%d", i );
+		cnBodyDef bd = cnDefaultBodyDef();
+		bd.name = name;
+		bd.type = xb->fixed ? cnBody_static : cnBody_dynamic;
+		bd.position = center;
+		if ( xb->fixed == false )
+		{
+			// a fixed body never moves: FOSSSim ignores its velocity
+			bd.linearVelocity = cnV3( xb->vx, xb->vy, 0.0 );
+			bd.angularVelocity = cnV3( 0.0, 0.0, xb->omega );
+		}
+		bd.enableSleep = false;
+		cnBodyId id = cnWorld_CreateBody( world, &bd );
+
+		for ( int k = 0; k < xb->vertexCount; ++k )
+		{
+			const cnXmlVertex* v = L->vertices + xb->vertices[k];
+			local[k] = cnV3( v->x - center.x, v->y - center.y, 0.0 );
+		}
+		cnShapeDef sd = cnDefaultShapeDef();
+		sd.type = cnShape_polygon;
+		sd.radius = xb->r;
+		sd.vertexCount = xb->vertexCount;
+		sd.vertices = local;
+		sd.material = materialId;
+		if ( collisions == false )
+		{
+			// without <rigidbodycollisionhandling> FOSSSim detects no collisions
+			sd.categoryBits = 0;
+			sd.maskBits = 0;
+		}
+		bool ok = cnBody_IsValid( world, id ) && cnShape_IsValid( world, cnCreateShape( world, id, &sd ) );
+		if ( ok && xb->fixed == false )
+		{
+			if ( !( inertia > 0.0 ) )
+			{
+				free( local );
+				int line = xb->line;
+				cnDestroyFosssim( f );
+				cnXmlFail( L, line, "<rigidbody>: all vertices coincide: the moment of inertia is zero" );
+				return NULL;
+			}
+			// planar motion reads only Izz; the other two make the tensor positive definite
+			ok = cnBody_SetMassData( world, id, mass, cnVec3_zero, cnDiagonal( inertia, inertia, inertia ) );
+		}
+		if ( ok == false )
+		{
+			free( local );
+			int line = xb->line;
+			char message[512];
+			snprintf( message, sizeof( message ), "%s", cnWorld_GetError( world ) );
+			cnDestroyFosssim( f );
+			cnXmlFail( L, line, "<rigidbody>: %s", message );
+			return NULL;
+		}
+		f->bodies[i] = id;
+		f->fixed[i] = xb->fixed;
+	}
+	free( local );
+
+	// force elements
+	f->springCount = L->springCount;
+	for ( int i = 0; i < L->springCount; ++i )
+	{
+		const cnXmlSpring* s = L->springs + i;
+		cnFosssimSpring* fs = f->springs + i;
+		fs->indexI = s->i;
+		fs->indexJ = s->j;
+		fs->bodyI = s->i >= 0 ? f->bodies[s->i] : cnBodyId_null;
+		fs->bodyJ = s->j >= 0 ? f->bodies[s->j] : cnBodyId_null;
+		fs->pointI = cnV3( s->pix, s->piy, 0.0 );
+		fs->pointJ = cnV3( s->pjx, s->pjy, 0.0 );
+		fs->k = s->k;
+		fs->l0 = s->l0;
+		fs->b = s->b;
+	}
+	f->windCount = L->windCount;
+	for ( int i = 0; i < L->windCount; ++i )
+	{
+		f->winds[i] = L->winds[i];
+	}
+
+	// display metadata
+	f->display.hasViewport = L->hasViewport;
+	f->display.viewportX = L->viewport[0];
+	f->display.viewportY = L->viewport[1];
+	f->display.viewportSize = L->viewport[2];
+	f->display.maxSimFrequency = L->maxSimFrequency;
+	f->display.hasBackground = L->hasBackground;
+	memcpy( f->display.background, L->background, sizeof( L->background ) );
+	for ( int i = 0; i < L->bodyColorCount; ++i )
+	{
+		const cnXmlColor* c = L->bodyColors + i;
+		f->display.hasBodyColor[c->index] = true;
+		memcpy( f->display.bodyColor[c->index], c->rgb, sizeof( c->rgb ) );
+	}
+	for ( int i = 0; i < L->springColorCount; ++i )
+	{
+		const cnXmlColor* c = L->springColors + i;
+		f->display.hasSpringColor[c->index] = true;
+		memcpy( f->display.springColor[c->index], c->rgb, sizeof( c->rgb ) );
+	}
+	return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// public API
+
+static cnFosssimScene* cnLoadFosssimFile( const char* path, const cnMethod* methodOverride, char* error,
+										  int errorCapacity )
+{
+	if ( error != NULL && errorCapacity > 0 )
+	{
+		error[0] = 0;
+	}
+	cnXmlLoader loader;
+	memset( &loader, 0, sizeof( loader ) );
+	cnXmlLoader* L = &loader;
+	L->path = path != NULL ? path : "(null)";
+	L->error = error;
+	L->errorCapacity = errorCapacity;
+	if ( path == NULL )
+	{
+		cnXmlFail( L, 0, "cannot open: no path given" );
+		return NULL;
+	}
+	FILE* probe = fopen( path, "rb" );
+	if ( probe == NULL )
+	{
+		cnXmlFail( L, 0, "cannot open: %s", strerror( errno ) );
+		return NULL;
+	}
+	fclose( probe );
+
+	xmlInitParser();
+	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	if ( ctxt == NULL )
+	{
+		cnXmlFail( L, 0, "out of memory" );
+		return NULL;
+	}
+	ctxt->_private = L;
+	ctxt->sax->serror = cnXmlOnError;
+	// recovery keeps repeated attributes (FOSSSim's <rigidbody p=.. p=..>); no network, no entities
+	xmlDocPtr doc = xmlCtxtReadFile( ctxt, path, NULL, XML_PARSE_RECOVER | XML_PARSE_NONET );
+	if ( L->xmlFailed || doc == NULL )
+	{
+		if ( L->xmlFailed )
+		{
+			cnXmlFail( L, L->xmlLine, "XML error: %s", L->xmlMessage );
+		}
+		else
+		{
+			cnXmlFail( L, 0, "cannot parse the file as XML" );
+		}
+		xmlFreeDoc( doc );
+		xmlFreeParserCtxt( ctxt );
+		return NULL;
+	}
+
+	const xmlNode* root = xmlDocGetRootElement( doc );
+	bool ok = true;
+	if ( root == NULL || strcmp( (const char*)root->name, "scene" ) != 0 )
+	{
+		ok = cnXmlFail( L, root != NULL ? cnXmlLine( root ) : 0, "the root element must be <scene>, got <%s>",
+						root != NULL ? (const char*)root->name : "" );
+	}
+	if ( ok && root->properties != NULL )
+	{
+		ok = cnXmlFail( L, cnXmlLine( root ), "<scene>: takes no attributes (got \"%s\")",
+						(const char*)root->properties->name );
+	}
+	for ( const xmlNode* node = ok ? root->children : NULL; node != NULL && ok; node = node->next )
+	{
+		if ( node->type == XML_ELEMENT_NODE )
+		{
+			ok = cnXmlReadTag( L, node );
+		}
+		else if ( node->type == XML_TEXT_NODE && xmlIsBlankNode( (xmlNodePtr)node ) == 0 )
+		{
+			ok = cnXmlFail( L, cnXmlLine( node ), "<scene>: unexpected text" );
+		}
+	}
+	xmlFreeDoc( doc );
+	xmlFreeParserCtxt( ctxt );
+
+	cnFosssimScene* f = NULL;
+	if ( ok && cnXmlCheckReferences( L ) )
+	{
+		f = cnXmlBuild( L, path, methodOverride );
+	}
+	cnXmlLoader_Free( L );
+	return f;
+}
+
+cnFosssimScene* cnLoadFosssim( const char* path, char* error, int errorCapacity )
+{
+	return cnLoadFosssimFile( path, NULL, error, errorCapacity );
+}
+
+cnFosssimScene* cnLoadFosssimWithMethod( const char* path, cnMethod method, char* error, int errorCapacity )
+{
+	if ( (int)method < 0 || method >= cnMethod_count )
+	{
+		if ( error != NULL && errorCapacity > 0 )
+		{
+			snprintf( error, (size_t)errorCapacity, "%s: invalid method %d", path != NULL ? path : "(null)",
+					  (int)method );
+		}
+		return NULL;
+	}
+	return cnLoadFosssimFile( path, &method, error, errorCapacity );
+}
+
+cnScene* cnFosssim_ReleaseScene( cnFosssimScene* f )
+{
+	if ( f == NULL )
+	{
+		return NULL;
+	}
+	cnScene* scene = f->scene;
+	f->scene = NULL;
+	cnDestroyFosssim( f );
+	return scene;
+}
+
+// Frees the polygons' vertices of a world about to be destroyed. cnDestroyWorld and cnBody_Destroy
+// do not call cnFreeGeometry yet (requested); until they do, a FOSSSim scene frees its own polygons
+// here. cnFreeGeometry clears what it frees, so this stays harmless once they do.
+static void cnFreePolygons( cnWorld* world )
+{
+	for ( int i = 0; world != NULL && i < world->shapeCount; ++i )
+	{
+		cnFreeGeometry( &world->shapes[i].geom );
+	}
+}
+
+void cnDestroyFosssim( cnFosssimScene* f )
+{
+	if ( f == NULL )
+	{
+		return;
+	}
+	if ( f->scene != NULL )
+	{
+		cnFreePolygons( f->scene->world );
+	}
+	cnDestroyScene( f->scene );
+	free( f->bodies );
+	free( f->fixed );
+	free( f->response );
+	free( f->springs );
+	free( f->winds );
+	free( f->display.simType );
+	free( f->display.hasBodyColor );
+	free( f->display.bodyColor );
+	free( f->display.hasSpringColor );
+	free( f->display.springColor );
+	free( f );
+}
+
+bool cnFosssim_HasForceElements( const cnFosssimScene* f )
+{
+	return f != NULL && ( f->springCount > 0 || f->windCount > 0 );
+}
+
+// World position and velocity of a spring end.
+static void cnSpringEnd( cnWorld* world, cnBodyId body, cnVec3 point, cnVec3* x, cnVec3* v )
+{
+	if ( body.index < 0 )
+	{
+		*x = point;
+		*v = cnVec3_zero;
+		return;
+	}
+	*x = cnTransformPoint( cnBody_GetTransform( world, body ), point );
+	*v = cnBody_GetPointVelocity( world, body, *x );
+}
+
+static bool cnApplyWind( cnWorld* world, cnBodyId id, const cnFosssimWind* wind )
+{
+	cnShapeId shape;
+	if ( cnBody_GetShapes( world, id, &shape, 1 ) != 1 )
+	{
+		return false;
+	}
+	cnShapeDef def = cnShape_GetDef( world, shape );
+	cnTransform xf = cnShape_GetTransform( world, shape );
+	int edgeCount = def.vertexCount >= 3 ? def.vertexCount : def.vertexCount - 1;
+	bool ok = true;
+	for ( int e = 0; e < edgeCount; ++e )
+	{
+		cnVec3 a = cnTransformPoint( xf, def.vertices[e] );
+		cnVec3 b = cnTransformPoint( xf, def.vertices[e + 1 < def.vertexCount ? e + 1 : 0] );
+		cnVec3 edge = cnSub( b, a );
+		double length = cnLength( edge );
+		if ( length == 0.0 )
+		{
+			continue;
+		}
+		cnVec3 t = cnMulSV( 1.0 / length, edge );
+		// either normal gives the same force: n appears twice
+		cnVec3 n = cnV3( -t.y, t.x, 0.0 );
+		double piece = length / wind->pointsPerEdge;
+		for ( int s = 0; s < wind->pointsPerEdge; ++s )
+		{
+			// midpoint quadrature: the centre of each of the edge's equal pieces
+			cnVec3 x = cnMulAdd( a, ( s + 0.5 ) * piece, t );
+			cnVec3 v = cnBody_GetPointVelocity( world, id, x );
+			double push = wind->beta * piece * cnDot( cnSub( wind->velocity, v ), n );
+			ok = cnBody_ApplyForce( world, id, cnMulSV( push, n ), x ) && ok;
+		}
+	}
+	return ok;
+}
+
+bool cnFosssim_ApplyForces( cnFosssimScene* f )
+{
+	if ( f == NULL || f->scene == NULL || f->scene->world == NULL )
+	{
+		return false;
+	}
+	cnWorld* world = f->scene->world;
+	bool ok = true;
+	for ( int i = 0; i < f->springCount; ++i )
+	{
+		const cnFosssimSpring* s = f->springs + i;
+		cnVec3 xi, vi, xj, vj;
+		cnSpringEnd( world, s->bodyI, s->pointI, &xi, &vi );
+		cnSpringEnd( world, s->bodyJ, s->pointJ, &xj, &vj );
+		cnVec3 d = cnSub( xj, xi );
+		double l = cnLength( d );
+		if ( l == 0.0 )
+		{
+			// no direction: k (l - l0) n has none either (with l0 = 0 it is k d = 0 anyway)
+			continue;
+		}
+		cnVec3 n = cnMulSV( 1.0 / l, d );
+		// force on end i: pulled towards j when stretched, damped along the spring
+		double magnitude = s->k * ( l - s->l0 ) + s->b * cnDot( cnSub( vj, vi ), n );
+		cnVec3 force = cnMulSV( magnitude, n );
+		if ( s->indexI >= 0 && f->fixed[s->indexI] == false )
+		{
+			ok = cnBody_ApplyForce( world, s->bodyI, force, xi ) && ok;
+		}
+		if ( s->indexJ >= 0 && f->fixed[s->indexJ] == false )
+		{
+			ok = cnBody_ApplyForce( world, s->bodyJ, cnNeg( force ), xj ) && ok;
+		}
+	}
+	for ( int w = 0; w < f->windCount; ++w )
+	{
+		for ( int i = 0; i < f->bodyCount; ++i )
+		{
+			if ( f->fixed[i] == false )
+			{
+				ok = cnApplyWind( world, f->bodies[i], f->winds + w ) && ok;
+			}
+		}
+	}
+	return ok;
+}
+
+cnScene* cnLoadFosssimScene( const char* path, char* error, int errorCapacity )
+{
+	cnFosssimScene* f = cnLoadFosssim( path, error, errorCapacity );
+	if ( f == NULL )
+	{
+		return NULL;
+	}
+	if ( cnFosssim_HasForceElements( f ) )
+	{
+		if ( error != NULL && errorCapacity > 0 )
+		{
+			snprintf( error, (size_t)errorCapacity,
+					  "%s: has spring or wind forces, which a cnScene cannot apply: load it with cnLoadFosssim and "
+					  "call cnFosssim_ApplyForces before each step",
+					  path );
+		}
+		cnDestroyFosssim( f );
+		return NULL;
+	}
+	return cnFosssim_ReleaseScene( f );
+}
+
+bool cnIsFosssimPath( const char* path )
+{
+	size_t n = path != NULL ? strlen( path ) : 0;
+	if ( n < 4 )
+	{
+		return false;
+	}
+	const char* ext = path + n - 4;
+	return ext[0] == '.' && tolower( (unsigned char)ext[1] ) == 'x' && tolower( (unsigned char)ext[2] ) == 'm' &&
+		   tolower( (unsigned char)ext[3] ) == 'l';
+}
+
+// ---------------------------------------------------------------------------------------------
+// the contact system of the first step with contacts
+
+// Prints a column-major rows x cols matrix as Eigen does: each column right-aligned to its widest
+// entry, the first row after the label, the others indented under it.
+static void cnPrintMatrix( FILE* out, const char* label, int rows, int cols, const double* x )
+{
+	enum
+	{
+		cnCellChars = 32
+	};
+	int labelWidth = (int)strlen( label ) + 3;
+	int* width = calloc( (size_t)( cols > 0 ? cols : 1 ), sizeof( int ) );
+	if ( width == NULL )
+	{
+		return;
+	}
+	char cell[cnCellChars];
+	for ( int j = 0; j < cols; ++j )
+	{
+		for ( int i = 0; i < rows; ++i )
+		{
+			int n = snprintf( cell, sizeof( cell ), "%g", x[i + j * rows] );
+			width[j] = n > width[j] ? n : width[j];
+		}
+	}
+	for ( int i = 0; i < rows; ++i )
+	{
+		if ( i == 0 )
+		{
+			fprintf( out, "%s = ", label );
+		}
+		else
+		{
+			fprintf( out, "%*s", labelWidth, "" );
+		}
+		for ( int j = 0; j < cols; ++j )
+		{
+			fprintf( out, j > 0 ? " %*g" : "%*g", width[j], x[i + j * rows] );
+		}
+		fputc( '\n', out );
+	}
+	if ( rows == 0 )
+	{
+		fprintf( out, "%s = (empty)\n", label );
+	}
+	free( width );
+}
+
+static void cnPrintDump( FILE* out, const cnContactSystemDump* d )
+{
+	fprintf( out, "contact system of the first step with contacts: t = %.9g s, method %s, %d dofs, %d contacts\n",
+			 d->time, cnMethodName( d->method ), d->n, d->m );
+	bool lcp = d->method == cnMethod_lcp || d->method == cnMethod_grLcp;
+	if ( lcp )
+	{
+		cnPrintMatrix( out, "A", d->m, d->m, d->A );
+		fputc( '\n', out );
+		cnPrintMatrix( out, "b", d->m, 1, d->b );
+		// the LCP's solution, solved here with Lemke's method
+		double* z = calloc( (size_t)( d->m > 0 ? d->m : 1 ), sizeof( double ) );
+		if ( z != NULL && cnSolveLcpLemke( d->m, d->A, d->b, z, 1000 + 50 * d->m ) == cnLcp_ok )
+		{
+			fputc( '\n', out );
+			cnPrintMatrix( out, "lambda", d->m, 1, z );
+		}
+		free( z );
+	}
+	else
+	{
+		cnPrintMatrix( out, "M", d->n, d->n, d->M );
+		fputc( '\n', out );
+		cnPrintMatrix( out, "-M \\dot q", d->n, 1, d->minusMqdot );
+		fputc( '\n', out );
+		cnPrintMatrix( out, "N", d->n, d->m, d->N );
+	}
+}
+
+cnDumpResult cnDumpContactSystem( cnScene* scene, cnFosssimScene* forces, FILE* out, char* error, int errorCapacity )
+{
+	if ( error != NULL && errorCapacity > 0 )
+	{
+		error[0] = 0;
+	}
+	cnWorld* world = scene != NULL ? scene->world : NULL;
+	if ( world == NULL || out == NULL )
+	{
+		if ( error != NULL && errorCapacity > 0 )
+		{
+			snprintf( error, (size_t)errorCapacity, "no scene or no output" );
+		}
+		return cnDump_failed;
+	}
+	cnMethod method = cnWorld_GetDef( world ).method;
+	bool velocityLevel = method == cnMethod_lcp || method == cnMethod_velocityProjection || method == cnMethod_grLcp ||
+						 method == cnMethod_grVelocityProjection;
+	if ( velocityLevel == false )
+	{
+		if ( error != NULL && errorCapacity > 0 )
+		{
+			snprintf( error, (size_t)errorCapacity,
+					  "%s: method '%s' has no contact system (only lcp, velocity-projection, gr-lcp and "
+					  "gr-velocity-projection assemble one)",
+					  scene->path, cnMethodName( method ) );
+		}
+		return cnDump_unavailable;
+	}
+
+	cnContactSystemDump dump;
+	memset( &dump, 0, sizeof( dump ) );
+	double h = scene->timeStep;
+	long long steps = (long long)ceil( scene->duration / h - 1e-9 );
+	cnDumpResult result = cnDump_noContact;
+	for ( long long i = 0; i < steps; ++i )
+	{
+		if ( forces != NULL && cnFosssim_ApplyForces( forces ) == false )
+		{
+			result = cnDump_failed;
+		}
+		else if ( cnStepAndCaptureContactSystem( world, h, &dump ) == false )
+		{
+			result = cnDump_failed;
+		}
+		if ( result == cnDump_failed )
+		{
+			if ( error != NULL && errorCapacity > 0 )
+			{
+				snprintf( error, (size_t)errorCapacity, "%s: step failed at t = %.9g s: %s", scene->path,
+						  cnWorld_GetTime( world ), cnWorld_GetError( world ) );
+			}
+			break;
+		}
+		if ( dump.captured )
+		{
+			cnPrintDump( out, &dump );
+			result = cnDump_printed;
+			break;
+		}
+	}
+	if ( result == cnDump_noContact && error != NULL && errorCapacity > 0 )
+	{
+		snprintf( error, (size_t)errorCapacity, "%s: no contacts in %.9g s", scene->path, scene->duration );
+	}
+	cnFreeContactSystemDump( &dump );
+	return result;
+}
