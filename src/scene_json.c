@@ -1703,7 +1703,7 @@ cnScene* cnLoadSceneFromString( const char* json, const char* sourceName, char* 
 	cnScene* scene = cnLoadText( json, strlen( json ), source, error, errorCapacity );
 	if ( scene != NULL )
 	{
-		scene->path = cnCopyString( "<string>" );
+		scene->path = cnCopyString( source );
 		if ( scene->path == NULL )
 		{
 			cnDestroyScene( scene );

@@ -270,7 +270,7 @@ static void test_string_source_and_steps( void )
 		fprintf( stderr, "  %s\n", error );
 		return;
 	}
-	CHECK( strcmp( scene->path, "<string>" ) == 0 );
+	CHECK( strcmp( scene->path, "memory/test.json" ) == 0 );
 	CHECK( strcmp( scene->name, "test" ) == 0 );
 	// a 90 degree roll: q = (cos 45, sin 45, 0, 0)
 	cnQuat q = cnBody_GetOrientation( scene->world, cnWorld_FindBody( scene->world, "box" ) );

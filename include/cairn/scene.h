@@ -16,7 +16,7 @@ typedef struct cnScene
 	cnWorld* world; // owned by the scene
 	char* name; // "name" key, or the file's base name
 	char* description; // "" when absent
-	char* path; // the file it came from ("<string>" for cnLoadSceneFromString)
+	char* path; // the file it came from (cnLoadSceneFromString: its sourceName, or "<string>")
 	double timeStep; // "timestep", default 1/120 s
 	double duration; // "duration", default 5 s
 	double fps; // "fps", default 60
