@@ -5,6 +5,7 @@
 #include "cairn/cairn.h"
 #include "cairn/scene.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,53 +28,23 @@ static cnWorld* makeWorld( cnVec3 gravity, bool sleep )
 
 static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
 {
-	cnMaterialDef md = cnDefaultMaterialDef();
-	md.friction = friction;
-	md.restitution = restitution;
-	return cnWorld_CreateMaterial( world, &md );
+	return tbMaterial( world, friction, restitution );
 }
 
 static cnBodyId addGroundPlane( cnWorld* world, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_static;
-	bd.name = "ground";
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_plane;
-	sd.normal = cnV3( 0, 0, 1 );
-	sd.offset = 0.0;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbPlane( world, cnV3( 0, 0, 1 ), material );
 }
 
 static cnBodyId addBox( cnWorld* world, cnBodyType type, cnVec3 position, cnQuat q, cnVec3 halfExtents,
 						cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = type;
-	bd.position = position;
-	bd.orientation = q;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_box;
-	sd.halfExtents = halfExtents;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbBox( world, type, position, q, cnVec3_zero, halfExtents, material );
 }
 
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.radius = radius;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbSphere( world, cnBody_dynamic, position, cnVec3_zero, radius, material );
 }
 
 // Bouncing ball: rebound heights h_n = e^(2n) h0 while the impact speed exceeds the restitution

@@ -7,6 +7,7 @@
 #include "cairn/cairn.h"
 #include "penalty.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,49 +31,22 @@ static cnWorld* makeWorld( cnVec3 gravity )
 
 static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
 {
-	cnMaterialDef md = cnDefaultMaterialDef();
-	md.friction = friction;
-	md.restitution = restitution;
-	return cnWorld_CreateMaterial( world, &md );
+	return tbMaterial( world, friction, restitution );
 }
 
 static void addGroundPlane( cnWorld* world, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_static;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_plane;
-	sd.normal = cnV3( 0, 0, 1 );
-	sd.offset = 0.0;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
+	tbPlane( world, cnV3( 0, 0, 1 ), material );
 }
 
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, cnVec3 velocity, double radius, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	bd.linearVelocity = velocity;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.radius = radius;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbSphere( world, cnBody_dynamic, position, velocity, radius, material );
 }
 
 static cnBodyId addBox( cnWorld* world, cnVec3 position, cnVec3 halfExtents, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_box;
-	sd.halfExtents = halfExtents;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbBox( world, cnBody_dynamic, position, cnQuat_identity, cnVec3_zero, halfExtents, material );
 }
 
 // A body that cannot move (the ground) and a cube of mass m and half size a at the origin,

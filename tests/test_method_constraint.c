@@ -7,6 +7,7 @@
 // kinematic platform, determinism.
 #include "cairn/cairn.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,52 +33,23 @@ static cnWorld* makeWorld( cnVec3 gravity, bool planar )
 
 static cnMaterialId addMaterial( cnWorld* world, double restitution )
 {
-	cnMaterialDef md = cnDefaultMaterialDef();
-	md.friction = 0.0;
-	md.restitution = restitution;
-	return cnWorld_CreateMaterial( world, &md );
+	return tbMaterial( world, 0.0, restitution );
 }
 
 static cnBodyId addPlane( cnWorld* world, cnVec3 normal, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_static;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_plane;
-	sd.normal = normal;
-	sd.offset = 0.0;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbPlane( world, normal, material );
 }
 
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.radius = radius;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbSphere( world, cnBody_dynamic, position, cnVec3_zero, radius, material );
 }
 
 static cnBodyId addBox( cnWorld* world, cnBodyType type, cnVec3 position, cnQuat q, cnVec3 halfExtents,
 						cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = type;
-	bd.position = position;
-	bd.orientation = q;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_box;
-	sd.halfExtents = halfExtents;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbBox( world, type, position, q, cnVec3_zero, halfExtents, material );
 }
 
 static bool stepAll( cnWorld* world, double dt, int steps )

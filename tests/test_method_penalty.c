@@ -8,6 +8,7 @@
 #include "penalty.h"
 #include "rk45.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -188,49 +189,22 @@ static cnWorld* makeWorld( cnMethod method, cnVec3 gravity )
 
 static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
 {
-	cnMaterialDef md = cnDefaultMaterialDef();
-	md.friction = friction;
-	md.restitution = restitution;
-	return cnWorld_CreateMaterial( world, &md );
+	return tbMaterial( world, friction, restitution );
 }
 
 static void addGroundPlane( cnWorld* world, cnVec3 normal, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_static;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_plane;
-	sd.normal = normal;
-	sd.offset = 0.0;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
+	tbPlane( world, normal, material );
 }
 
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.radius = radius;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbSphere( world, cnBody_dynamic, position, cnVec3_zero, radius, material );
 }
 
 static cnBodyId addBox( cnWorld* world, cnVec3 position, cnQuat q, cnVec3 halfExtents, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	bd.orientation = q;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_box;
-	sd.halfExtents = halfExtents;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbBox( world, cnBody_dynamic, position, q, cnVec3_zero, halfExtents, material );
 }
 
 // The damping ratio that gives a restitution and the restitution of that damping ratio are
