@@ -125,3 +125,34 @@ void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTra
 		manifold->points[i].normal = manifold->normal;
 	}
 }
+
+int cnCollidePair( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+				   cnManifold* manifolds, int capacity )
+{
+	if ( capacity <= 0 )
+	{
+		return 0;
+	}
+	if ( a->type == cnShape_polygon && b->type == cnShape_polygon )
+	{
+		return cnCollidePolygonManifolds( a, xfA, b, xfB, maxDistance, manifolds, capacity );
+	}
+	cnCollide( a, xfA, b, xfB, maxDistance, manifolds );
+	return manifolds[0].pointCount > 0 ? 1 : 0;
+}
+
+int cnCollidePoints( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					 cnManifoldPoint* points, int capacity )
+{
+	cnManifold manifolds[CN_MAX_PAIR_MANIFOLDS];
+	int manifoldCount = cnCollidePair( a, xfA, b, xfB, maxDistance, manifolds, CN_MAX_PAIR_MANIFOLDS );
+	int count = 0;
+	for ( int k = 0; k < manifoldCount; ++k )
+	{
+		for ( int j = 0; j < manifolds[k].pointCount && count < capacity; ++j )
+		{
+			points[count++] = manifolds[k].points[j];
+		}
+	}
+	return count;
+}

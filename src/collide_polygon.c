@@ -10,13 +10,17 @@
 // shape validation keeps vertex counts below 2^15 so ids never collide.
 #define CN_POLYGON_INDEX_BITS 15
 
-// A candidate contact while the pairs are scanned: the manifold point plus its discovery order.
+// The vertex-edge points of one polygon pair while the pairs are scanned, in scan order.
 typedef struct cnPolygonContacts
 {
-	cnManifold* m;
+	cnManifoldPoint points[CN_MAX_PAIR_POINTS];
 	// discovery order of each kept point, so the kept points are reported in scan order
-	int order[CN_MAX_MANIFOLD_POINTS];
+	int order[CN_MAX_PAIR_POINTS];
+	int count;
+	// how many points the scan found (kept or not)
 	int found;
+	// how many points may be kept
+	int capacity;
 } cnPolygonContacts;
 
 static int cnEdgeCount( const cnGeometry* g )
@@ -26,24 +30,23 @@ static int cnEdgeCount( const cnGeometry* g )
 	return g->vertexCount >= 3 ? g->vertexCount : g->vertexCount - 1;
 }
 
-// Keeps at most CN_MAX_MANIFOLD_POINTS points: when full, a deeper point replaces the shallowest
-// kept one (the latest found among equally shallow ones), so the deepest pairs survive.
+// Keeps at most c->capacity points: when full, a deeper point replaces the shallowest kept one (the
+// latest found among equally shallow ones), so the deepest pairs survive.
 static void cnAddPolygonPoint( cnPolygonContacts* c, cnVec3 point, cnVec3 normal, double separation, uint32_t id )
 {
-	cnManifold* m = c->m;
-	int slot = m->pointCount;
-	if ( slot == CN_MAX_MANIFOLD_POINTS )
+	int slot = c->count;
+	if ( slot == c->capacity )
 	{
 		slot = 0;
-		for ( int i = 1; i < CN_MAX_MANIFOLD_POINTS; ++i )
+		for ( int i = 1; i < c->capacity; ++i )
 		{
-			if ( m->points[i].separation > m->points[slot].separation ||
-				 ( m->points[i].separation == m->points[slot].separation && c->order[i] > c->order[slot] ) )
+			if ( c->points[i].separation > c->points[slot].separation ||
+				 ( c->points[i].separation == c->points[slot].separation && c->order[i] > c->order[slot] ) )
 			{
 				slot = i;
 			}
 		}
-		if ( !( separation < m->points[slot].separation ) )
+		if ( !( separation < c->points[slot].separation ) )
 		{
 			c->found += 1;
 			return;
@@ -51,9 +54,9 @@ static void cnAddPolygonPoint( cnPolygonContacts* c, cnVec3 point, cnVec3 normal
 	}
 	else
 	{
-		m->pointCount += 1;
+		c->count += 1;
 	}
-	cnManifoldPoint* mp = m->points + slot;
+	cnManifoldPoint* mp = c->points + slot;
 	mp->point = point;
 	mp->normal = normal;
 	mp->separation = separation;
@@ -146,38 +149,40 @@ static void cnVerticesAgainstEdges( const cnGeometry* v, cnTransform xfV, const 
 	}
 }
 
-void cnCollidePolygons( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
-						double maxDistance, cnManifold* m )
+// Scans both polygons' vertex-edge pairs, keeping at most capacity points (the deepest), and sorts
+// the kept points into scan order.
+static void cnScanPolygons( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+							double maxDistance, int capacity, cnPolygonContacts* c )
 {
-	m->pointCount = 0;
-	cnPolygonContacts c = { m, { 0 }, 0 };
+	c->count = 0;
+	c->found = 0;
+	c->capacity = capacity;
 
 	// FOSSSim's order: the vertices of the first body against the edges of the second, then the
 	// reverse
-	cnVerticesAgainstEdges( a, xfA, b, xfB, maxDistance, -1.0, 0u, &c );
-	cnVerticesAgainstEdges( b, xfB, a, xfA, maxDistance, 1.0, 1u, &c );
-	if ( m->pointCount == 0 )
-	{
-		return;
-	}
+	cnVerticesAgainstEdges( a, xfA, b, xfB, maxDistance, -1.0, 0u, c );
+	cnVerticesAgainstEdges( b, xfB, a, xfA, maxDistance, 1.0, 1u, c );
 
-	// report the kept points in scan order (insertion sort of at most CN_MAX_MANIFOLD_POINTS)
-	for ( int i = 1; i < m->pointCount; ++i )
+	// insertion sort by discovery order (the points are nearly sorted: only replacements move)
+	for ( int i = 1; i < c->count; ++i )
 	{
-		cnManifoldPoint p = m->points[i];
-		int order = c.order[i];
+		cnManifoldPoint p = c->points[i];
+		int order = c->order[i];
 		int k = i - 1;
-		while ( k >= 0 && c.order[k] > order )
+		while ( k >= 0 && c->order[k] > order )
 		{
-			m->points[k + 1] = m->points[k];
-			c.order[k + 1] = c.order[k];
+			c->points[k + 1] = c->points[k];
+			c->order[k + 1] = c->order[k];
 			k -= 1;
 		}
-		m->points[k + 1] = p;
-		c.order[k + 1] = order;
+		c->points[k + 1] = p;
+		c->order[k + 1] = order;
 	}
+}
 
-	// the manifold normal, for code that reads one normal per manifold: the deepest point's
+// Sets a manifold's normal to its deepest point's, for code that reads one normal per manifold.
+static void cnSetDeepestNormal( cnManifold* m )
+{
 	int deepest = 0;
 	for ( int i = 1; i < m->pointCount; ++i )
 	{
@@ -187,4 +192,63 @@ void cnCollidePolygons( const cnGeometry* a, cnTransform xfA, const cnGeometry* 
 		}
 	}
 	m->normal = m->points[deepest].normal;
+}
+
+void cnCollidePolygons( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+						double maxDistance, cnManifold* m )
+{
+	cnPolygonContacts c;
+	cnScanPolygons( a, xfA, b, xfB, maxDistance, CN_MAX_MANIFOLD_POINTS, &c );
+	m->pointCount = c.count;
+	for ( int i = 0; i < c.count; ++i )
+	{
+		m->points[i] = c.points[i];
+	}
+	if ( m->pointCount > 0 )
+	{
+		cnSetDeepestNormal( m );
+	}
+}
+
+// Two vertex-edge normals belong to one manifold when they agree to round-off: the points of one flat
+// face against one edge, the legs of a table on the floor. 1 - cos < 1e-12 is an angle below 1.5e-6.
+#define CN_POLYGON_SAME_NORMAL ( 1.0 - 1.0e-12 )
+
+int cnCollidePolygonManifolds( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+							   double maxDistance, cnManifold* manifolds, int capacity )
+{
+	cnPolygonContacts c;
+	cnScanPolygons( a, xfA, b, xfB, maxDistance, CN_MAX_PAIR_POINTS, &c );
+
+	// group the points in scan order: a point joins the first manifold that shares its normal and has
+	// room, else opens a new one. Every method reads each point's own normal; grouping by normal makes
+	// the manifold normal (what the impulse method and the penalty springs use) exact for every point.
+	int count = 0;
+	for ( int i = 0; i < c.count; ++i )
+	{
+		const cnManifoldPoint* p = c.points + i;
+		int k = 0;
+		while ( k < count && ( manifolds[k].pointCount == CN_MAX_MANIFOLD_POINTS ||
+							   cnDot( manifolds[k].points[0].normal, p->normal ) < CN_POLYGON_SAME_NORMAL ) )
+		{
+			k += 1;
+		}
+		if ( k == count )
+		{
+			if ( count == capacity )
+			{
+				// more distinct normals than manifolds: this point is left out (capacity is
+				// CN_MAX_PAIR_MANIFOLDS in the engine, far above what FOSSSim's scenes need)
+				continue;
+			}
+			manifolds[count].pointCount = 0;
+			count += 1;
+		}
+		manifolds[k].points[manifolds[k].pointCount++] = *p;
+	}
+	for ( int k = 0; k < count; ++k )
+	{
+		cnSetDeepestNormal( manifolds + k );
+	}
+	return count;
 }

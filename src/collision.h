@@ -10,6 +10,12 @@
 
 #define CN_MAX_MANIFOLD_POINTS 4
 
+// Most manifolds one shape pair can make: convex pairs make one; a planar polygon pair (non-convex,
+// FOSSSim's table on its legs) groups its vertex-edge points by normal, CN_MAX_MANIFOLD_POINTS per
+// manifold (cnCollidePair). A contact stores the first inline and the rest on the heap.
+#define CN_MAX_PAIR_MANIFOLDS 16
+#define CN_MAX_PAIR_POINTS ( CN_MAX_PAIR_MANIFOLDS * CN_MAX_MANIFOLD_POINTS )
+
 /// Shape geometry in the shape's own frame. Cylinders and capsules are centred at the origin
 /// with their axis along local z; boxes are centred at the origin; planes are static-only
 /// half-spaces {x : dot(normal, x) <= offset} whose surface is dot(normal, x) = offset.
@@ -87,6 +93,17 @@ cnMassData cnComputeShapeMass( const cnGeometry* g, double density );
 void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
 				cnManifold* manifold );
 
+/// Every manifold of a shape pair, what the engine's stages use: a convex pair's one manifold (none
+/// when it has no point), a polygon pair's manifolds of equal-normal points. Writes at most capacity
+/// (CN_MAX_PAIR_MANIFOLDS covers every pair) and returns how many have points.
+int cnCollidePair( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+				   cnManifold* manifolds, int capacity );
+
+/// The points of cnCollidePair's manifolds in one list (each carries its normal), for stages that only
+/// walk points. Writes at most capacity (CN_MAX_PAIR_POINTS covers every pair); returns how many.
+int cnCollidePoints( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					 cnManifoldPoint* points, int capacity );
+
 // Per-pair routines (collide_*.c). Each takes the two shapes in the order of its name.
 void cnCollideSpheres( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
 					   cnManifold* m );
@@ -108,9 +125,15 @@ void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
 					  cnManifold* m );
 
 /// polygon against polygon (planar, FOSSSim): every vertex-edge pair closer than the sum of the radii,
-/// each point with its own normal (collide_polygon.c)
+/// each point with its own normal; one manifold keeps the deepest CN_MAX_MANIFOLD_POINTS of them in
+/// scan order (collide_polygon.c)
 void cnCollidePolygons( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
 						double maxDistance, cnManifold* m );
+
+/// The same contact set, all of it (up to CN_MAX_PAIR_POINTS, the deepest): points in scan order
+/// grouped into manifolds of equal normal, at most capacity manifolds. Returns the manifold count.
+int cnCollidePolygonManifolds( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
+							   double maxDistance, cnManifold* manifolds, int capacity );
 
 /// Releases what a shape's geometry owns (a polygon's vertices); safe to call twice (shape.c).
 void cnFreeGeometry( cnGeometry* g );

@@ -93,6 +93,7 @@ void cnDestroyContact( cnWorld* world, int contactIndex )
 {
 	cnContact* c = world->contacts + contactIndex;
 	cnPairMap_Remove( &world->contactMap, c->key );
+	cnFreeContact( c );
 	int last = world->contactCount - 1;
 	if ( contactIndex != last )
 	{
@@ -100,6 +101,129 @@ void cnDestroyContact( cnWorld* world, int contactIndex )
 		cnPairMap_Insert( &world->contactMap, world->contacts[contactIndex].key, contactIndex );
 	}
 	world->contactCount -= 1;
+}
+
+void cnFreeContact( cnContact* c )
+{
+	free( c->moreManifolds );
+	c->moreManifolds = NULL;
+	c->moreCapacity = 0;
+}
+
+// Sets the solver fields of fresh manifold points and carries the impulses of the last step's points
+// over (warm starting): points with the same feature id first; a point whose id changed (the clipping
+// picked another reference face of a nearly symmetric pair) takes the impulse of an unclaimed old
+// point at nearly the same place instead, as Bullet's persistent manifolds do, so resting stacks keep
+// their converged impulses. Feature ids are unique within a pair, across all its manifolds.
+static void cnCarryImpulses( const cnManifold* const* old, int oldCount, cnManifold* fresh, int freshCount,
+							 const cnBody* ba, const cnBody* bb )
+{
+	bool claimed[CN_MAX_PAIR_MANIFOLDS][CN_MAX_MANIFOLD_POINTS] = { { false } };
+	for ( int f = 0; f < freshCount; ++f )
+	{
+		cnManifold* m = fresh + f;
+		for ( int k = 0; k < m->pointCount; ++k )
+		{
+			cnManifoldPoint* mp = m->points + k;
+			mp->anchorA = cnSub( mp->point, ba->center );
+			mp->anchorB = cnSub( mp->point, bb->center );
+			mp->normalImpulse = 0.0;
+			mp->tangentImpulse1 = 0.0;
+			mp->tangentImpulse2 = 0.0;
+			mp->maxNormalImpulse = 0.0;
+			mp->relativeVelocity = 0.0;
+			mp->persisted = false;
+			for ( int o = 0; o < oldCount && mp->persisted == false; ++o )
+			{
+				for ( int j = 0; j < old[o]->pointCount; ++j )
+				{
+					const cnManifoldPoint* op = old[o]->points + j;
+					if ( op->id == mp->id && claimed[o][j] == false )
+					{
+						claimed[o][j] = true;
+						mp->normalImpulse = op->normalImpulse;
+						mp->tangentImpulse1 = op->tangentImpulse1;
+						mp->tangentImpulse2 = op->tangentImpulse2;
+						mp->persisted = true;
+						break;
+					}
+				}
+			}
+		}
+	}
+	for ( int f = 0; f < freshCount; ++f )
+	{
+		cnManifold* m = fresh + f;
+		for ( int k = 0; k < m->pointCount; ++k )
+		{
+			cnManifoldPoint* mp = m->points + k;
+			if ( mp->persisted )
+			{
+				continue;
+			}
+			int bestO = -1, bestJ = -1;
+			double bestDistance = CN_MATCH_DISTANCE * CN_MATCH_DISTANCE;
+			for ( int o = 0; o < oldCount; ++o )
+			{
+				for ( int j = 0; j < old[o]->pointCount; ++j )
+				{
+					double d2 = cnLengthSquared( cnSub( old[o]->points[j].point, mp->point ) );
+					if ( claimed[o][j] == false && d2 < bestDistance )
+					{
+						bestO = o;
+						bestJ = j;
+						bestDistance = d2;
+					}
+				}
+			}
+			if ( bestO >= 0 )
+			{
+				const cnManifoldPoint* op = old[bestO]->points + bestJ;
+				claimed[bestO][bestJ] = true;
+				mp->normalImpulse = op->normalImpulse;
+				mp->tangentImpulse1 = op->tangentImpulse1;
+				mp->tangentImpulse2 = op->tangentImpulse2;
+				mp->persisted = true;
+			}
+		}
+	}
+}
+
+// Narrow phase of a planar polygon pair: its manifolds (grouped by normal) replace the contact's, the
+// first inline and the others in the contact's own array, grown as needed.
+static void cnCollidePolygonContact( cnContact* c, const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
+									 cnTransform xfB, double margin, const cnBody* ba, const cnBody* bb )
+{
+	cnManifold fresh[CN_MAX_PAIR_MANIFOLDS];
+	int count = cnCollidePair( a, xfA, b, xfB, margin, fresh, CN_MAX_PAIR_MANIFOLDS );
+	if ( count - 1 > c->moreCapacity )
+	{
+		cnManifold* grown = realloc( c->moreManifolds, (size_t)( count - 1 ) * sizeof( cnManifold ) );
+		if ( grown != NULL )
+		{
+			c->moreManifolds = grown;
+			c->moreCapacity = count - 1;
+		}
+		else
+		{
+			// out of memory: the manifolds that fit are kept, the others wait for a later step
+			count = 1 + c->moreCapacity;
+		}
+	}
+
+	const cnManifold* old[CN_MAX_PAIR_MANIFOLDS];
+	for ( int k = 0; k < c->manifoldCount; ++k )
+	{
+		old[k] = cnContactManifold( c, k );
+	}
+	cnCarryImpulses( old, c->manifoldCount, fresh, count, ba, bb );
+
+	c->manifoldCount = count;
+	c->manifold.pointCount = 0;
+	for ( int k = 0; k < count; ++k )
+	{
+		*cnContactManifold( c, k ) = fresh[k];
+	}
 }
 
 void cnCollideContacts( cnWorld* world, double timeStep )
@@ -119,8 +243,8 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 			// both asleep or static: the manifold is still valid
 			if ( c->flags & cnContact_touching )
 			{
-				touching += 1;
-				points += c->manifold.pointCount;
+				touching += c->manifoldCount;
+				points += cnContactPointCount( c );
 			}
 			i += 1;
 			continue;
@@ -141,74 +265,28 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 		double margin = speculative + timeStep * approach;
 		margin = margin < CN_MAX_SPECULATIVE ? margin : CN_MAX_SPECULATIVE;
 
-		cnManifold old = c->manifold;
 		cnTransform xfA = cnShapeWorldTransform( ba, sa );
 		cnTransform xfB = cnShapeWorldTransform( bb, sb );
-		cnManifold* m = &c->manifold;
-		cnCollide( &sa->geom, xfA, &sb->geom, xfB, margin, m );
-
-		// warm starting: carry impulses over for points with the same feature id; a point
-		// whose id changed (the clipping picked another reference face of a nearly symmetric
-		// pair) takes the impulse of an unclaimed old point at nearly the same place instead,
-		// as Bullet's persistent manifolds do, so resting stacks keep their converged impulses
-		bool claimed[CN_MAX_MANIFOLD_POINTS] = { false, false, false, false };
-		for ( int k = 0; k < m->pointCount; ++k )
+		if ( sa->geom.type == cnShape_polygon && sb->geom.type == cnShape_polygon )
 		{
-			cnManifoldPoint* mp = m->points + k;
-			mp->anchorA = cnSub( mp->point, ba->center );
-			mp->anchorB = cnSub( mp->point, bb->center );
-			mp->normalImpulse = 0.0;
-			mp->tangentImpulse1 = 0.0;
-			mp->tangentImpulse2 = 0.0;
-			mp->maxNormalImpulse = 0.0;
-			mp->relativeVelocity = 0.0;
-			mp->persisted = false;
-			for ( int j = 0; j < old.pointCount; ++j )
-			{
-				if ( old.points[j].id == mp->id && claimed[j] == false )
-				{
-					claimed[j] = true;
-					mp->normalImpulse = old.points[j].normalImpulse;
-					mp->tangentImpulse1 = old.points[j].tangentImpulse1;
-					mp->tangentImpulse2 = old.points[j].tangentImpulse2;
-					mp->persisted = true;
-					break;
-				}
-			}
+			cnCollidePolygonContact( c, &sa->geom, xfA, &sb->geom, xfB, margin, ba, bb );
 		}
-		for ( int k = 0; k < m->pointCount; ++k )
+		else
 		{
-			cnManifoldPoint* mp = m->points + k;
-			if ( mp->persisted )
-			{
-				continue;
-			}
-			int best = -1;
-			double bestDistance = CN_MATCH_DISTANCE * CN_MATCH_DISTANCE;
-			for ( int j = 0; j < old.pointCount; ++j )
-			{
-				double d2 = cnLengthSquared( cnSub( old.points[j].point, mp->point ) );
-				if ( claimed[j] == false && d2 < bestDistance )
-				{
-					best = j;
-					bestDistance = d2;
-				}
-			}
-			if ( best >= 0 )
-			{
-				claimed[best] = true;
-				mp->normalImpulse = old.points[best].normalImpulse;
-				mp->tangentImpulse1 = old.points[best].tangentImpulse1;
-				mp->tangentImpulse2 = old.points[best].tangentImpulse2;
-				mp->persisted = true;
-			}
+			// one manifold: the common case, kept free of the multi-manifold bookkeeping
+			cnManifold old = c->manifold;
+			const cnManifold* oldList[1] = { &old };
+			cnCollide( &sa->geom, xfA, &sb->geom, xfB, margin, &c->manifold );
+			c->manifoldCount = c->manifold.pointCount > 0 ? 1 : 0;
+			cnCarryImpulses( oldList, 1, &c->manifold, 1, ba, bb );
 		}
+		const cnManifold* m = &c->manifold;
 
 		if ( m->pointCount > 0 )
 		{
 			c->flags |= cnContact_touching;
-			touching += 1;
-			points += m->pointCount;
+			touching += c->manifoldCount;
+			points += cnContactPointCount( c );
 
 			// a touching awake body wakes a sleeping one
 			if ( ba->awake == false && ba->type == cnBody_dynamic )

@@ -24,22 +24,104 @@ cnSoftness cnMakeSoft( double hertz, double zeta, double h )
 // A contact takes part in the solve when it touches and one of its bodies is simulated.
 static bool cnIsSolved( const cnWorld* world, const cnContact* c )
 {
-	if ( ( c->flags & cnContact_touching ) == 0 || c->manifold.pointCount == 0 )
+	if ( ( c->flags & cnContact_touching ) == 0 || c->manifoldCount == 0 )
 	{
 		return false;
 	}
 	return world->bodies[c->bodyA].solverIndex >= 0 || world->bodies[c->bodyB].solverIndex >= 0;
 }
 
+// Fills the constraint of manifold mi of contact i.
+static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i, int mi, const cnBody* ba,
+							   const cnBody* bb, cnContactConstraint* cc )
+{
+	int dummy = context->bodyCount;
+	const cnManifold* manifold = cnContactManifold( c, mi );
+
+	cc->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
+	cc->indexB = bb->solverIndex >= 0 ? bb->solverIndex : dummy;
+	cc->contactIndex = i;
+	cc->manifoldIndex = mi;
+	cc->pointCount = manifold->pointCount;
+	cc->friction = c->friction;
+	cc->restitution = c->restitution;
+
+	const cnBodySim* simA = context->sims + cc->indexA;
+	const cnBodySim* simB = context->sims + cc->indexB;
+	double mA = simA->invMass, mB = simB->invMass;
+	cnMat3 iA = simA->invI, iB = simB->invI;
+	cc->invMassA = mA;
+	cc->invMassB = mB;
+	cc->invIA = iA;
+	cc->invIB = iB;
+
+	// a contact with a static body is stiffer: nothing on the other side gives way
+	cc->softness = ( cc->indexA == dummy || cc->indexB == dummy ) ? context->staticSoftness
+																	  : context->contactSoftness;
+
+	cnVec3 normal = manifold->normal;
+	cnVec3 t1 = cnPerp( normal );
+	cnVec3 t2 = cnCross( normal, t1 );
+	cc->normal = normal;
+	cc->tangent1 = t1;
+	cc->tangent2 = t2;
+
+	const cnBodyState* sA = context->states + cc->indexA;
+	const cnBodyState* sB = context->states + cc->indexB;
+
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		const cnManifoldPoint* mp = manifold->points + j;
+		cnConstraintPoint* cp = cc->points + j;
+		cp->normalImpulse = mp->normalImpulse;
+		cp->tangentImpulse1 = mp->tangentImpulse1;
+		cp->tangentImpulse2 = mp->tangentImpulse2;
+		cp->maxNormalImpulse = 0.0;
+
+		cnVec3 rA = mp->anchorA;
+		cnVec3 rB = mp->anchorB;
+		cp->rA = rA;
+		cp->rB = rB;
+		cp->separation = mp->separation;
+
+		// Jacobian angular parts and their images under the inverse inertia
+		cp->rnA = cnCross( rA, normal );
+		cp->rnB = cnCross( rB, normal );
+		cp->rt1A = cnCross( rA, t1 );
+		cp->rt1B = cnCross( rB, t1 );
+		cp->rt2A = cnCross( rA, t2 );
+		cp->rt2B = cnCross( rB, t2 );
+		cp->inA = cnMulMV( iA, cp->rnA );
+		cp->inB = cnMulMV( iB, cp->rnB );
+		cp->it1A = cnMulMV( iA, cp->rt1A );
+		cp->it1B = cnMulMV( iB, cp->rt1B );
+		cp->it2A = cnMulMV( iA, cp->rt2A );
+		cp->it2B = cnMulMV( iB, cp->rt2B );
+
+		// effective masses 1 / (J M^-1 J^T) for the normal and the two tangents
+		double kNormal = mA + mB + cnDot( cp->rnA, cp->inA ) + cnDot( cp->rnB, cp->inB );
+		cp->normalMass = kNormal > 0.0 ? 1.0 / kNormal : 0.0;
+		double kT1 = mA + mB + cnDot( cp->rt1A, cp->it1A ) + cnDot( cp->rt1B, cp->it1B );
+		cp->tangentMass1 = kT1 > 0.0 ? 1.0 / kT1 : 0.0;
+		double kT2 = mA + mB + cnDot( cp->rt2A, cp->it2A ) + cnDot( cp->rt2B, cp->it2B );
+		cp->tangentMass2 = kT2 > 0.0 ? 1.0 / kT2 : 0.0;
+
+		// approach speed before the solve, for restitution
+		cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, rA ) );
+		cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, rB ) );
+		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
+	}
+}
+
 void cnPrepareContacts( cnStepContext* context )
 {
 	cnWorld* world = context->world;
-	int dummy = context->bodyCount;
-
+	// one constraint per manifold (a planar polygon pair may have several)
 	int n = 0;
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
-		n += cnIsSolved( world, world->contacts + i ) ? 1 : 0;
+		const cnContact* c = world->contacts + i;
+		n += cnIsSolved( world, c ) ? c->manifoldCount : 0;
 	}
 
 	context->constraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnContactConstraint ) );
@@ -55,79 +137,9 @@ void cnPrepareContacts( cnStepContext* context )
 		}
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
-
-		cnContactConstraint* cc = context->constraints + k++;
-		cc->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
-		cc->indexB = bb->solverIndex >= 0 ? bb->solverIndex : dummy;
-		cc->contactIndex = i;
-		cc->pointCount = c->manifold.pointCount;
-		cc->friction = c->friction;
-		cc->restitution = c->restitution;
-
-		const cnBodySim* simA = context->sims + cc->indexA;
-		const cnBodySim* simB = context->sims + cc->indexB;
-		double mA = simA->invMass, mB = simB->invMass;
-		cnMat3 iA = simA->invI, iB = simB->invI;
-		cc->invMassA = mA;
-		cc->invMassB = mB;
-		cc->invIA = iA;
-		cc->invIB = iB;
-
-		// a contact with a static body is stiffer: nothing on the other side gives way
-		cc->softness = ( cc->indexA == dummy || cc->indexB == dummy ) ? context->staticSoftness
-																		  : context->contactSoftness;
-
-		cnVec3 normal = c->manifold.normal;
-		cnVec3 t1 = cnPerp( normal );
-		cnVec3 t2 = cnCross( normal, t1 );
-		cc->normal = normal;
-		cc->tangent1 = t1;
-		cc->tangent2 = t2;
-
-		const cnBodyState* sA = context->states + cc->indexA;
-		const cnBodyState* sB = context->states + cc->indexB;
-
-		for ( int j = 0; j < cc->pointCount; ++j )
+		for ( int mi = 0; mi < c->manifoldCount; ++mi )
 		{
-			const cnManifoldPoint* mp = c->manifold.points + j;
-			cnConstraintPoint* cp = cc->points + j;
-			cp->normalImpulse = mp->normalImpulse;
-			cp->tangentImpulse1 = mp->tangentImpulse1;
-			cp->tangentImpulse2 = mp->tangentImpulse2;
-			cp->maxNormalImpulse = 0.0;
-
-			cnVec3 rA = mp->anchorA;
-			cnVec3 rB = mp->anchorB;
-			cp->rA = rA;
-			cp->rB = rB;
-			cp->separation = mp->separation;
-
-			// Jacobian angular parts and their images under the inverse inertia
-			cp->rnA = cnCross( rA, normal );
-			cp->rnB = cnCross( rB, normal );
-			cp->rt1A = cnCross( rA, t1 );
-			cp->rt1B = cnCross( rB, t1 );
-			cp->rt2A = cnCross( rA, t2 );
-			cp->rt2B = cnCross( rB, t2 );
-			cp->inA = cnMulMV( iA, cp->rnA );
-			cp->inB = cnMulMV( iB, cp->rnB );
-			cp->it1A = cnMulMV( iA, cp->rt1A );
-			cp->it1B = cnMulMV( iB, cp->rt1B );
-			cp->it2A = cnMulMV( iA, cp->rt2A );
-			cp->it2B = cnMulMV( iB, cp->rt2B );
-
-			// effective masses 1 / (J M^-1 J^T) for the normal and the two tangents
-			double kNormal = mA + mB + cnDot( cp->rnA, cp->inA ) + cnDot( cp->rnB, cp->inB );
-			cp->normalMass = kNormal > 0.0 ? 1.0 / kNormal : 0.0;
-			double kT1 = mA + mB + cnDot( cp->rt1A, cp->it1A ) + cnDot( cp->rt1B, cp->it1B );
-			cp->tangentMass1 = kT1 > 0.0 ? 1.0 / kT1 : 0.0;
-			double kT2 = mA + mB + cnDot( cp->rt2A, cp->it2A ) + cnDot( cp->rt2B, cp->it2B );
-			cp->tangentMass2 = kT2 > 0.0 ? 1.0 / kT2 : 0.0;
-
-			// approach speed before the solve, for restitution
-			cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, rA ) );
-			cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, rB ) );
-			cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
+			cnPrepareManifold( context, c, i, mi, ba, bb, context->constraints + k++ );
 		}
 	}
 }
@@ -309,7 +321,7 @@ void cnStoreImpulses( cnStepContext* context )
 	for ( int i = 0; i < context->constraintCount; ++i )
 	{
 		const cnContactConstraint* cc = context->constraints + i;
-		cnManifold* m = &world->contacts[cc->contactIndex].manifold;
+		cnManifold* m = cnContactManifold( world->contacts + cc->contactIndex, cc->manifoldIndex );
 		for ( int j = 0; j < cc->pointCount; ++j )
 		{
 			m->points[j].normalImpulse = cc->points[j].normalImpulse;

@@ -98,13 +98,13 @@ static bool cnFindNewCollisions( cnPenaltySystem* sys, double t, const double* y
 		bool found = false;
 		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
 		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
-		cnManifold m;
-		cnPenaltyCollide( sys, pc, &a, &b, 0.0, &m );
-		for ( int k = 0; k < m.pointCount && found == false; ++k )
+		cnManifoldPoint mps[CN_MAX_PAIR_POINTS];
+		int mpCount = cnPenaltyCollide( sys, pc, &a, &b, 0.0, mps );
+		for ( int k = 0; k < mpCount && found == false; ++k )
 		{
-			const cnManifoldPoint* mp = m.points + k;
+			const cnManifoldPoint* mp = mps + k;
 			if ( mp->separation <= 0.0 && cnPenaltyWasOverlapping( pc, mp->id ) == false &&
-				 cnNormalVelocity( &a, &b, mp->point, m.normal ) < -CN_ANALYTIC_MAX_CONTACT_VELOCITY )
+				 cnNormalVelocity( &a, &b, mp->point, mp->normal ) < -CN_ANALYTIC_MAX_CONTACT_VELOCITY )
 			{
 				found = true;
 			}
@@ -128,15 +128,15 @@ static void cnMarkOverlaps( cnPenaltySystem* sys, double t, const double* y )
 		cnPenaltyContact* pc = sys->contacts + i;
 		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
 		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
-		cnManifold m;
-		cnPenaltyCollide( sys, pc, &a, &b, 0.0, &m );
+		cnManifoldPoint mps[CN_MAX_PAIR_POINTS];
+		int mpCount = cnPenaltyCollide( sys, pc, &a, &b, 0.0, mps );
 		pc->overlapCount = 0;
 		pc->event = false;
-		for ( int k = 0; k < m.pointCount; ++k )
+		for ( int k = 0; k < mpCount; ++k )
 		{
-			if ( m.points[k].separation <= 0.0 )
+			if ( mps[k].separation <= 0.0 )
 			{
-				pc->overlapIds[pc->overlapCount++] = m.points[k].id;
+				pc->overlapIds[pc->overlapCount++] = mps[k].id;
 			}
 		}
 	}
@@ -158,13 +158,13 @@ static int cnResolveImpacts( cnPenaltySystem* sys, double t, double* y, cnImpact
 		cnPenaltyContact* pc = sys->contacts + i;
 		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
 		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
-		cnManifold m;
-		cnPenaltyCollide( sys, pc, &a, &b, CN_ANALYTIC_TOUCH_DISTANCE, &m );
-		for ( int k = 0; k < m.pointCount; ++k )
+		cnManifoldPoint mps[CN_MAX_PAIR_POINTS];
+		int mpCount = cnPenaltyCollide( sys, pc, &a, &b, CN_ANALYTIC_TOUCH_DISTANCE, mps );
+		for ( int k = 0; k < mpCount; ++k )
 		{
-			const cnManifoldPoint* mp = m.points + k;
-			points[count++] = (cnImpactPoint){ i, mp->point, m.normal };
-			if ( cnNormalVelocity( &a, &b, mp->point, m.normal ) < -vMax )
+			const cnManifoldPoint* mp = mps + k;
+			points[count++] = (cnImpactPoint){ i, mp->point, mp->normal };
+			if ( cnNormalVelocity( &a, &b, mp->point, mp->normal ) < -vMax )
 			{
 				colliding += 1;
 			}
@@ -229,7 +229,7 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 	int n = sys.n;
 	double* y = cnArena_Alloc( &world->arena, (size_t)n * sizeof( double ) );
 	double* probe = cnArena_Alloc( &world->arena, (size_t)n * sizeof( double ) );
-	size_t pointCapacity = (size_t)( sys.contactCount > 0 ? sys.contactCount : 1 ) * CN_MAX_MANIFOLD_POINTS;
+	size_t pointCapacity = (size_t)( sys.contactCount > 0 ? sys.contactCount : 1 ) * CN_MAX_PAIR_POINTS;
 	cnImpactPoint* points = cnArena_Alloc( &world->arena, pointCapacity * sizeof( cnImpactPoint ) );
 	if ( y == NULL || probe == NULL || points == NULL )
 	{

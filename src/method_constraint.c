@@ -118,9 +118,12 @@ typedef struct cnConstraintSolver
 	// contacts with a simulated dynamic body (indices into world->contacts)
 	int contactCount;
 	int* contacts;
+	// per contact: where its points start in the per-point arrays (contactCount + 1 offsets; a
+	// convex pair has CN_MAX_MANIFOLD_POINTS slots, a planar polygon pair CN_MAX_PAIR_POINTS)
+	int* pointOffset;
 	// per contact: the points within the contact tolerance at the start of the internal step
-	// (feature id and separation, CN_MAX_MANIFOLD_POINTS per contact), and whether the pair takes
-	// part in the time-of-impact search
+	// (feature id and separation, at pointOffset), and whether the pair takes part in the
+	// time-of-impact search
 	int* startCount;
 	uint32_t* startId;
 	double* startSeparation;
@@ -132,7 +135,7 @@ typedef struct cnConstraintSolver
 	int rowCapacity;
 	double* rhs;
 	double* lambda;
-	// per contact point (CN_MAX_MANIFOLD_POINTS per contact): whether its force row was active
+	// per contact point (at pointOffset): whether its force row was active
 	// in the last solve (1, 0, or -1 unknown), the start of the next active set search
 	int8_t* hint;
 	// island decomposition: union-find parents per body slot, island start offsets (bodyCount + 1)
@@ -267,8 +270,8 @@ static cnVec3 cnPointVelocity( const cnBody* b, cnVec3 p )
 
 // Contact manifold of a contact with both bodies moved along their current velocities for time
 // tau (a free path: v and w constant), so that differences along it give Jdot qdot.
-static void cnCollideAlongFreePath( const cnConstraintSolver* s, const cnContact* c, double tau, double maxDistance,
-									cnManifold* m, cnVec3* centerA, cnVec3* centerB )
+static int cnCollideAlongFreePath( const cnConstraintSolver* s, const cnContact* c, double tau, double maxDistance,
+								   cnManifoldPoint* points, cnVec3* centerA, cnVec3* centerB )
 {
 	const cnWorld* world = s->world;
 	const cnShape* shapes[2] = { world->shapes + c->shapeA, world->shapes + c->shapeB };
@@ -288,9 +291,9 @@ static void cnCollideAlongFreePath( const cnConstraintSolver* s, const cnContact
 		}
 		xf[i] = cnMulTransforms( bodyXf, shapes[i]->local );
 	}
-	cnCollide( &shapes[0]->geom, xf[0], &shapes[1]->geom, xf[1], maxDistance, m );
 	*centerA = centers[0];
 	*centerB = centers[1];
+	return cnCollidePoints( &shapes[0]->geom, xf[0], &shapes[1]->geom, xf[1], maxDistance, points, CN_MAX_PAIR_POINTS );
 }
 
 // Jdot qdot of the rows [first, first + count) of one contact, by a central difference of
@@ -310,21 +313,21 @@ static void cnComputeRowBias( cnConstraintSolver* s, const cnContact* c, int fir
 	double tau = CN_CONSTRAINT_DIFFERENCE_TIME / ( speed > 10.0 ? 0.1 * speed : 1.0 );
 	double maxDistance = s->contactTolerance + 1e-3;
 
-	double rates[2][CN_MAX_MANIFOLD_POINTS];
-	bool found[2][CN_MAX_MANIFOLD_POINTS];
+	double rates[2][CN_MAX_PAIR_POINTS];
+	bool found[2][CN_MAX_PAIR_POINTS];
 	for ( int side = 0; side < 2; ++side )
 	{
 		double t = side == 0 ? tau : -tau;
-		cnManifold m;
+		cnManifoldPoint points[CN_MAX_PAIR_POINTS];
 		cnVec3 centerA, centerB;
-		cnCollideAlongFreePath( s, c, t, maxDistance, &m, &centerA, &centerB );
+		int pointCount = cnCollideAlongFreePath( s, c, t, maxDistance, points, &centerA, &centerB );
 		for ( int r = 0; r < count; ++r )
 		{
 			const cnConstraintRow* row = s->rows + first + r;
 			int match = -1;
-			for ( int j = 0; j < m.pointCount; ++j )
+			for ( int j = 0; j < pointCount; ++j )
 			{
-				if ( m.points[j].id == row->id )
+				if ( points[j].id == row->id )
 				{
 					match = j;
 					break;
@@ -334,9 +337,9 @@ static void cnComputeRowBias( cnConstraintSolver* s, const cnContact* c, int fir
 			{
 				double best = 1e-6 + 4.0 * tau * speed;
 				best *= best;
-				for ( int j = 0; j < m.pointCount; ++j )
+				for ( int j = 0; j < pointCount; ++j )
 				{
-					double d2 = cnLengthSquared( cnSub( m.points[j].point, row->point ) );
+					double d2 = cnLengthSquared( cnSub( points[j].point, row->point ) );
 					if ( d2 < best )
 					{
 						best = d2;
@@ -347,10 +350,10 @@ static void cnComputeRowBias( cnConstraintSolver* s, const cnContact* c, int fir
 			found[side][r] = match >= 0;
 			if ( match >= 0 )
 			{
-				cnVec3 p = m.points[match].point;
+				cnVec3 p = points[match].point;
 				cnVec3 vA = cnAdd( ba->v, cnCross( ba->w, cnSub( p, centerA ) ) );
 				cnVec3 vB = cnAdd( bb->v, cnCross( bb->w, cnSub( p, centerB ) ) );
-				rates[side][r] = cnDot( m.normal, cnSub( vB, vA ) );
+				rates[side][r] = cnDot( points[match].normal, cnSub( vB, vA ) );
 			}
 		}
 	}
@@ -404,9 +407,10 @@ static int cnBuildContactRows( cnConstraintSolver* s, bool impulse, bool recordS
 		const cnShape* sb = world->shapes + c->shapeB;
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
-		cnManifold m;
-		cnCollide( &sa->geom, cnShapeWorldTransform( ba, sa ), &sb->geom, cnShapeWorldTransform( bb, sb ),
-				   s->contactTolerance, &m );
+		cnManifoldPoint points[CN_MAX_PAIR_POINTS];
+		int capacity = s->pointOffset[ci + 1] - s->pointOffset[ci];
+		int pointCount = cnCollidePoints( &sa->geom, cnShapeWorldTransform( ba, sa ), &sb->geom,
+										  cnShapeWorldTransform( bb, sb ), s->contactTolerance, points, capacity );
 
 		int slotA = s->slot[c->bodyA], slotB = s->slot[c->bodyB];
 		int dofA = slotA >= 0 && s->dynamic[slotA] ? slotA : -1;
@@ -414,21 +418,21 @@ static int cnBuildContactRows( cnConstraintSolver* s, bool impulse, bool recordS
 		int first = s->rowCount;
 		if ( recordStart )
 		{
-			s->startCount[ci] = m.pointCount;
-			for ( int j = 0; j < m.pointCount; ++j )
+			s->startCount[ci] = pointCount;
+			for ( int j = 0; j < pointCount; ++j )
 			{
-				s->startId[CN_MAX_MANIFOLD_POINTS * ci + j] = m.points[j].id;
-				s->startSeparation[CN_MAX_MANIFOLD_POINTS * ci + j] = m.points[j].separation;
+				s->startId[s->pointOffset[ci] + j] = points[j].id;
+				s->startSeparation[s->pointOffset[ci] + j] = points[j].separation;
 			}
 		}
-		for ( int j = 0; j < m.pointCount; ++j )
+		for ( int j = 0; j < pointCount; ++j )
 		{
-			const cnManifoldPoint* mp = m.points + j;
+			const cnManifoldPoint* mp = points + j;
 			if ( mp->separation > s->contactTolerance || ( dofA < 0 && dofB < 0 ) )
 			{
 				continue;
 			}
-			double cdot = cnDot( m.normal, cnSub( cnPointVelocity( bb, mp->point ), cnPointVelocity( ba, mp->point ) ) );
+			double cdot = cnDot( mp->normal, cnSub( cnPointVelocity( bb, mp->point ), cnPointVelocity( ba, mp->point ) ) );
 			bool colliding = cdot < -s->restSpeed && mp->separation <= s->impactTolerance;
 			bool keep = impulse ? ( fabs( cdot ) <= s->restSpeed || colliding ) : cdot >= -s->restSpeed;
 			if ( keep == false )
@@ -441,14 +445,14 @@ static int cnBuildContactRows( cnConstraintSolver* s, bool impulse, bool recordS
 			}
 			cnConstraintRow* row = s->rows + s->rowCount++;
 			row->point = mp->point;
-			row->normal = m.normal;
+			row->normal = mp->normal;
 			row->id = mp->id;
 			row->position = mp->separation;
 			row->velocity = cdot;
 			row->bias = 0.0;
 			row->lower = 0.0;
 			row->restitution = c->restitution;
-			row->hint = impulse ? -1 : CN_MAX_MANIFOLD_POINTS * ci + j;
+			row->hint = impulse ? -1 : s->pointOffset[ci] + j;
 			row->colliding = impulse && colliding;
 			cnSetContactJacobian( s, row, ba, bb, dofA, dofB );
 			collidingCount += row->colliding ? 1 : 0;
@@ -991,9 +995,9 @@ static bool cnPointImpactTarget( const cnConstraintSolver* s, int ci, uint32_t i
 	*target = 0.0;
 	for ( int j = 0; j < s->startCount[ci]; ++j )
 	{
-		if ( s->startId[CN_MAX_MANIFOLD_POINTS * ci + j] == id )
+		if ( s->startId[s->pointOffset[ci] + j] == id )
 		{
-			double d = s->startSeparation[CN_MAX_MANIFOLD_POINTS * ci + j];
+			double d = s->startSeparation[s->pointOffset[ci] + j];
 			if ( d <= -s->penetrationTolerance )
 			{
 				return false;
@@ -1030,21 +1034,22 @@ static double cnImpactFunction( cnConstraintSolver* s, const double* y, bool tri
 		const cnShape* sb = world->shapes + c->shapeB;
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
-		cnManifold m;
-		cnCollide( &sa->geom, cnShapeWorldTransform( ba, sa ), &sb->geom, cnShapeWorldTransform( bb, sb ),
-				   s->contactTolerance, &m );
+		cnManifoldPoint points[CN_MAX_PAIR_POINTS];
+		int capacity = s->pointOffset[ci + 1] - s->pointOffset[ci];
+		int pointCount = cnCollidePoints( &sa->geom, cnShapeWorldTransform( ba, sa ), &sb->geom,
+										  cnShapeWorldTransform( bb, sb ), s->contactTolerance, points, capacity );
 		double pairValue = DBL_MAX;
 		double pairRate = 0.0;
 		bool penetrates = false;
-		for ( int j = 0; j < m.pointCount; ++j )
+		for ( int j = 0; j < pointCount; ++j )
 		{
-			const cnManifoldPoint* mp = m.points + j;
+			const cnManifoldPoint* mp = points + j;
 			double target;
 			if ( cnPointImpactTarget( s, ci, mp->id, &target ) == false )
 			{
 				continue;
 			}
-			double cdot = cnDot( m.normal, cnSub( cnPointVelocity( bb, mp->point ), cnPointVelocity( ba, mp->point ) ) );
+			double cdot = cnDot( mp->normal, cnSub( cnPointVelocity( bb, mp->point ), cnPointVelocity( ba, mp->point ) ) );
 			if ( mp->separation - target < pairValue )
 			{
 				pairValue = mp->separation - target;
@@ -1196,12 +1201,21 @@ static bool cnCreateSolver( cnWorld* world, cnConstraintSolver* s )
 		}
 	}
 	int contactCapacity = s->contactCount > 0 ? s->contactCount : 1;
+	s->pointOffset = cnArena_Alloc( arena, (size_t)( contactCapacity + 1 ) * sizeof( int ) );
+	s->pointOffset[0] = 0;
+	for ( int ci = 0; ci < s->contactCount; ++ci )
+	{
+		const cnContact* c = world->contacts + s->contacts[ci];
+		bool polygons = world->shapes[c->shapeA].geom.type == cnShape_polygon &&
+						world->shapes[c->shapeB].geom.type == cnShape_polygon;
+		s->pointOffset[ci + 1] = s->pointOffset[ci] + ( polygons ? CN_MAX_PAIR_POINTS : CN_MAX_MANIFOLD_POINTS );
+	}
+	int pointCapacity = s->contactCount > 0 ? s->pointOffset[s->contactCount] : 1;
 	s->startCount = cnArena_Alloc( arena, (size_t)contactCapacity * sizeof( int ) );
-	s->startId = cnArena_Alloc( arena, (size_t)( CN_MAX_MANIFOLD_POINTS * contactCapacity ) * sizeof( uint32_t ) );
-	s->startSeparation =
-		cnArena_Alloc( arena, (size_t)( CN_MAX_MANIFOLD_POINTS * contactCapacity ) * sizeof( double ) );
+	s->startId = cnArena_Alloc( arena, (size_t)pointCapacity * sizeof( uint32_t ) );
+	s->startSeparation = cnArena_Alloc( arena, (size_t)pointCapacity * sizeof( double ) );
 	s->impactPair = cnArena_Alloc( arena, (size_t)contactCapacity * sizeof( bool ) );
-	s->rowCapacity = CN_MAX_MANIFOLD_POINTS * contactCapacity;
+	s->rowCapacity = pointCapacity;
 	s->rows = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( cnConstraintRow ) );
 	s->rhs = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( double ) );
 	s->lambda = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( double ) );

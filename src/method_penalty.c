@@ -266,8 +266,8 @@ cnPenaltyBody cnPenaltyGetBody( const cnPenaltySystem* sys, int bodyIndex )
 	return p;
 }
 
-void cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
-					   const cnPenaltyBody* b, double maxDistance, cnManifold* m )
+int cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
+					  const cnPenaltyBody* b, double maxDistance, cnManifoldPoint* points )
 {
 	const cnWorld* world = sys->world;
 	const cnContact* c = world->contacts + pc->contact;
@@ -277,8 +277,8 @@ void cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, c
 	const cnBody* bb = world->bodies + pc->bodyB;
 	cnTransform xfA = { cnSub( a->center, cnRotate( a->q, ba->localCenter ) ), a->q };
 	cnTransform xfB = { cnSub( b->center, cnRotate( b->q, bb->localCenter ) ), b->q };
-	cnCollide( &sa->geom, cnMulTransforms( xfA, sa->local ), &sb->geom, cnMulTransforms( xfB, sb->local ), maxDistance,
-			   m );
+	return cnCollidePoints( &sa->geom, cnMulTransforms( xfA, sa->local ), &sb->geom, cnMulTransforms( xfB, sb->local ),
+							maxDistance, points, CN_MAX_PAIR_POINTS );
 }
 
 double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, cnVec3 p, cnVec3 d )
@@ -323,14 +323,15 @@ static void cnPenaltyContactForce( cnPenaltySystem* sys, const cnPenaltyContact*
 	const double omega = 2.0 * CN_PI * CN_PENALTY_FREQUENCY;
 	cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
 	cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
-	cnManifold m;
-	cnPenaltyCollide( sys, pc, &a, &b, 0.0, &m );
+	cnManifoldPoint points[CN_MAX_PAIR_POINTS];
+	int pointCount = cnPenaltyCollide( sys, pc, &a, &b, 0.0, points );
 	int slotA = sys->slot[pc->bodyA], slotB = sys->slot[pc->bodyB];
-	cnVec3 n = m.normal;
 
-	for ( int i = 0; i < m.pointCount; ++i )
+	for ( int i = 0; i < pointCount; ++i )
 	{
-		const cnManifoldPoint* mp = m.points + i;
+		const cnManifoldPoint* mp = points + i;
+		// each point's own normal: a planar polygon pair's points need not share one
+		cnVec3 n = mp->normal;
 		double depth = -mp->separation;
 		if ( !( depth > 0.0 ) )
 		{

@@ -80,7 +80,8 @@ typedef struct cnVelocityRow
 // An active contact point.
 typedef struct cnVelocityPoint
 {
-	int contact, index;
+	// contact, its manifold and the point in it
+	int contact, manifold, index;
 	int row;
 	int tangentRows[2];
 	int tangentCount;
@@ -407,7 +408,7 @@ static double cnLcpViolation( int r, const double* A, const double* b, const dou
 // Adds impulses to the manifold point's record (shown by viewers; nothing reads it back).
 static void cnRecordImpulse( cnVelocityStep* s, const cnVelocityPoint* p, double normal, double t1, double t2 )
 {
-	cnManifoldPoint* mp = s->world->contacts[p->contact].manifold.points + p->index;
+	cnManifoldPoint* mp = cnContactManifold( s->world->contacts + p->contact, p->manifold )->points + p->index;
 	mp->normalImpulse += normal;
 	mp->tangentImpulse1 += t1;
 	mp->tangentImpulse2 += t2;
@@ -793,7 +794,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 	int capacity = 0;
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
-		capacity += world->contacts[i].manifold.pointCount;
+		capacity += cnContactPointCount( world->contacts + i );
 	}
 	s->points = cnArena_Alloc( &world->arena, (size_t)( capacity > 0 ? capacity : 1 ) * sizeof( cnVelocityPoint ) );
 	s->rows = cnArena_Alloc( &world->arena, (size_t)( capacity > 0 ? 3 * capacity : 1 ) * sizeof( cnVelocityRow ) );
@@ -804,8 +805,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 	for ( int ci = 0; ci < world->contactCount; ++ci )
 	{
 		cnContact* c = world->contacts + ci;
-		cnManifold* m = &c->manifold;
-		if ( ( c->flags & cnContact_touching ) == 0 || m->pointCount == 0 )
+		if ( ( c->flags & cnContact_touching ) == 0 || c->manifoldCount == 0 )
 		{
 			continue;
 		}
@@ -813,89 +813,94 @@ static void cnCollectPoints( cnVelocityStep* s )
 		{
 			continue;
 		}
-		for ( int pi = 0; pi < m->pointCount; ++pi )
+		for ( int mi = 0; mi < c->manifoldCount; ++mi )
 		{
-			cnManifoldPoint* mp = m->points + pi;
-			mp->normalImpulse = 0.0;
-			mp->tangentImpulse1 = 0.0;
-			mp->tangentImpulse2 = 0.0;
-			mp->maxNormalImpulse = 0.0;
-
-			cnVec3 normal = mp->normal;
-			double len2 = cnLengthSquared( normal );
-			if ( !( fabs( len2 - 1.0 ) < 1e-6 ) )
+			cnManifold* m = cnContactManifold( c, mi );
+			for ( int pi = 0; pi < m->pointCount; ++pi )
 			{
-				normal = m->normal;
-			}
+				cnManifoldPoint* mp = m->points + pi;
+				mp->normalImpulse = 0.0;
+				mp->tangentImpulse1 = 0.0;
+				mp->tangentImpulse2 = 0.0;
+				mp->maxNormalImpulse = 0.0;
 
-			cnVelocityRow* row = s->rows + s->rowCount;
-			cnBuildRow( s, c, mp->point, normal, row );
-			if ( !( row->diagonal > 0.0 ) )
-			{
-				continue;
-			}
-
-			// active now, or closing within the step: the velocity that moves the bodies this step
-			// is qdot_plus (symplectic) or the start velocity followed by qdot_minus (explicit)
-			double sep = mp->separation;
-			double vnMinus = cnRowVelocity( s, row, s->qMinus );
-			double predicted = sep + s->h * vnMinus;
-			if ( explicitEuler )
-			{
-				double vnOld = cnRowVelocity( s, row, s->qOld );
-				predicted = fmin( sep + s->h * vnOld, sep + s->h * ( vnOld + vnMinus ) );
-			}
-			mp->relativeVelocity = vnMinus;
-			if ( fmin( sep, predicted ) > CN_VELOCITY_ACTIVE_TOL )
-			{
-				continue;
-			}
-
-			cnVelocityPoint* p = s->points + s->pointCount;
-			p->contact = ci;
-			p->index = pi;
-			p->row = s->rowCount++;
-			p->restitution = c->restitution;
-			p->friction = c->friction;
-			p->body = s->map.offset[c->bodyA] >= 0 ? s->map.offset[c->bodyA] / s->dpb : s->map.offset[c->bodyB] / s->dpb;
-			p->tangentCount = 0;
-
-			if ( s->friction && c->friction > 0.0 )
-			{
-				cnVec3 tangents[2];
-				int tangentCount = 0;
-				if ( s->dpb == 3 )
+				cnVec3 normal = mp->normal;
+				double len2 = cnLengthSquared( normal );
+				if ( !( fabs( len2 - 1.0 ) < 1e-6 ) )
 				{
-					// the in-plane tangent; the out-of-plane one has no free dof
-					cnVec3 t = cnCross( normal, cnV3( 0.0, 0.0, 1.0 ) );
-					if ( cnLengthSquared( t ) > 1e-12 )
+					normal = m->normal;
+				}
+
+				cnVelocityRow* row = s->rows + s->rowCount;
+				cnBuildRow( s, c, mp->point, normal, row );
+				if ( !( row->diagonal > 0.0 ) )
+				{
+					continue;
+				}
+
+				// active now, or closing within the step: the velocity that moves the bodies this step
+				// is qdot_plus (symplectic) or the start velocity followed by qdot_minus (explicit)
+				double sep = mp->separation;
+				double vnMinus = cnRowVelocity( s, row, s->qMinus );
+				double predicted = sep + s->h * vnMinus;
+				if ( explicitEuler )
+				{
+					double vnOld = cnRowVelocity( s, row, s->qOld );
+					predicted = fmin( sep + s->h * vnOld, sep + s->h * ( vnOld + vnMinus ) );
+				}
+				mp->relativeVelocity = vnMinus;
+				if ( fmin( sep, predicted ) > CN_VELOCITY_ACTIVE_TOL )
+				{
+					continue;
+				}
+
+				cnVelocityPoint* p = s->points + s->pointCount;
+				p->contact = ci;
+				p->manifold = mi;
+				p->index = pi;
+				p->row = s->rowCount++;
+				p->restitution = c->restitution;
+				p->friction = c->friction;
+				p->body = s->map.offset[c->bodyA] >= 0 ? s->map.offset[c->bodyA] / s->dpb : s->map.offset[c->bodyB] / s->dpb;
+				p->tangentCount = 0;
+
+				if ( s->friction && c->friction > 0.0 )
+				{
+					cnVec3 tangents[2];
+					int tangentCount = 0;
+					if ( s->dpb == 3 )
 					{
-						tangents[tangentCount++] = cnNormalize( t );
+						// the in-plane tangent; the out-of-plane one has no free dof
+						cnVec3 t = cnCross( normal, cnV3( 0.0, 0.0, 1.0 ) );
+						if ( cnLengthSquared( t ) > 1e-12 )
+						{
+							tangents[tangentCount++] = cnNormalize( t );
+						}
+					}
+					else
+					{
+						// the first tangent follows the slip, so a sliding point meets the full mu N
+						// (the friction pyramid's box is exact along its axes)
+						cnVec3 vRel = cnSub( cnPointVelocity( s, c->bodyB, mp->point, s->qMinus ),
+											 cnPointVelocity( s, c->bodyA, mp->point, s->qMinus ) );
+						cnVec3 slip = cnMulSub( vRel, cnDot( vRel, normal ), normal );
+						double slipSpeed = cnLength( slip );
+						cnVec3 t1 = slipSpeed > CN_SLIP_DIRECTION_TOL ? cnMulSV( 1.0 / slipSpeed, slip ) : cnPerp( normal );
+						tangents[tangentCount++] = t1;
+						tangents[tangentCount++] = cnCross( normal, t1 );
+					}
+					for ( int t = 0; t < tangentCount; ++t )
+					{
+						cnVelocityRow* tr = s->rows + s->rowCount;
+						cnBuildRow( s, c, mp->point, tangents[t], tr );
+						if ( tr->diagonal > 0.0 )
+						{
+							p->tangentRows[p->tangentCount++] = s->rowCount++;
+						}
 					}
 				}
-				else
-				{
-					// the first tangent follows the slip, so a sliding point meets the full mu N
-					// (the friction pyramid's box is exact along its axes)
-					cnVec3 vRel = cnSub( cnPointVelocity( s, c->bodyB, mp->point, s->qMinus ),
-										 cnPointVelocity( s, c->bodyA, mp->point, s->qMinus ) );
-					cnVec3 slip = cnMulSub( vRel, cnDot( vRel, normal ), normal );
-					double slipSpeed = cnLength( slip );
-					cnVec3 t1 = slipSpeed > CN_SLIP_DIRECTION_TOL ? cnMulSV( 1.0 / slipSpeed, slip ) : cnPerp( normal );
-					tangents[tangentCount++] = t1;
-					tangents[tangentCount++] = cnCross( normal, t1 );
-				}
-				for ( int t = 0; t < tangentCount; ++t )
-				{
-					cnVelocityRow* tr = s->rows + s->rowCount;
-					cnBuildRow( s, c, mp->point, tangents[t], tr );
-					if ( tr->diagonal > 0.0 )
-					{
-						p->tangentRows[p->tangentCount++] = s->rowCount++;
-					}
-				}
+				s->pointCount += 1;
 			}
-			s->pointCount += 1;
 		}
 	}
 }

@@ -69,7 +69,7 @@ typedef struct cnPenaltyContact
 	/// damping ratio that gives the restitution for a spring-dashpot that cannot pull
 	double dampingRatio;
 	/// analytic-impulse: feature ids of the points that overlapped at the last accepted state
-	uint32_t overlapIds[CN_MAX_MANIFOLD_POINTS];
+	uint32_t overlapIds[CN_MAX_PAIR_POINTS];
 	int overlapCount;
 	/// analytic-impulse: a new fast overlap was found here at the end of the last step
 	bool event;
@@ -147,10 +147,11 @@ void cnPenaltyLoadStage( cnPenaltySystem* sys, double t, const double* y );
 /// stage time.
 cnPenaltyBody cnPenaltyGetBody( const cnPenaltySystem* sys, int bodyIndex );
 
-/// The manifold of a contact with its bodies at poses a and b (from cnPenaltyGetBody), points up to
-/// maxDistance apart; the normal points from A to B.
-void cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
-					   const cnPenaltyBody* b, double maxDistance, cnManifold* m );
+/// The contact points of a contact with its bodies at poses a and b (from cnPenaltyGetBody), points up
+/// to maxDistance apart, each with its normal from A to B. points holds CN_MAX_PAIR_POINTS; returns
+/// how many were written.
+int cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
+					  const cnPenaltyBody* b, double maxDistance, cnManifoldPoint* points );
 
 /// Effective mass along the unit direction d of a contact at the world point p (incl. rotation).
 double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, cnVec3 p, cnVec3 d );

@@ -52,6 +52,8 @@ typedef struct cnContactConstraint
 {
 	int indexA, indexB;
 	int contactIndex;
+	// which of the contact's manifolds this constraint solves
+	int manifoldIndex;
 	int pointCount;
 	cnVec3 normal, tangent1, tangent2;
 	double friction, restitution;

@@ -160,6 +160,10 @@ void cnDestroyWorld( cnWorld* world )
 		cnFreeGeometry( &world->shapes[i].geom );
 	}
 	free( world->shapes );
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		cnFreeContact( world->contacts + i );
+	}
 	free( world->contacts );
 	for ( int i = 0; i < world->materialCount; ++i )
 	{

@@ -104,8 +104,30 @@ typedef struct cnContact
 	int flags;
 	double friction;
 	double restitution;
+	// the pair's manifolds, manifoldCount of them (0 when not touching): the first inline, the
+	// others (planar polygon pairs only, grouped by normal) in moreManifolds, owned by the contact
 	cnManifold manifold;
+	int manifoldCount;
+	int moreCapacity;
+	cnManifold* moreManifolds;
 } cnContact;
+
+/// Manifold k (0 <= k < manifoldCount) of a contact.
+static inline cnManifold* cnContactManifold( const cnContact* c, int k )
+{
+	return k == 0 ? (cnManifold*)&c->manifold : c->moreManifolds + ( k - 1 );
+}
+
+/// Points of all of a contact's manifolds.
+static inline int cnContactPointCount( const cnContact* c )
+{
+	int n = 0;
+	for ( int k = 0; k < c->manifoldCount; ++k )
+	{
+		n += cnContactManifold( c, k )->pointCount;
+	}
+	return n;
+}
 
 /// A material in the world's table.
 typedef struct cnMaterial
@@ -222,6 +244,8 @@ void cnUpdatePairs( cnWorld* world );
 void cnCollideContacts( cnWorld* world, double timeStep );
 /// Removes a contact (swap with the last).
 void cnDestroyContact( cnWorld* world, int contactIndex );
+/// Frees what a contact owns (its extra manifolds) without removing it from the world.
+void cnFreeContact( cnContact* c );
 /// Friction and restitution for two materials, with pair overrides.
 void cnMixMaterials( const cnWorld* world, cnMaterialId a, cnMaterialId b, double* friction, double* restitution );
 

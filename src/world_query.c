@@ -19,11 +19,14 @@ double cnWorld_GetMaxPenetration( const cnWorld* world )
 		{
 			continue;
 		}
-		const cnManifold* manifold = &contact->manifold;
-		for ( int j = 0; j < manifold->pointCount; ++j )
+		for ( int k = 0; k < contact->manifoldCount; ++k )
 		{
-			double depth = -manifold->points[j].separation;
-			deepest = depth > deepest ? depth : deepest;
+			const cnManifold* manifold = cnContactManifold( contact, k );
+			for ( int j = 0; j < manifold->pointCount; ++j )
+			{
+				double depth = -manifold->points[j].separation;
+				deepest = depth > deepest ? depth : deepest;
+			}
 		}
 	}
 	return deepest;
