@@ -8,6 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/// True when CAIRN_FAST_TESTS=1 (CI's sanitizer run): long physics checks take their short variant.
+static inline int testFast( void )
+{
+	const char* s = getenv( "CAIRN_FAST_TESTS" );
+	return s != NULL && s[0] == '1';
+}
+
 static int cn_test_checks_passed = 0;
 static int cn_test_checks_failed = 0;
 static int cn_test_cases_passed = 0;

@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool fastMode( void )
-{
-	const char* s = getenv( "CAIRN_FAST_TESTS" );
-	return s != NULL && s[0] == '1';
-}
-
 static cnWorld* makeWorld( cnVec3 gravity, bool sleep )
 {
 	cnWorldDef def = cnDefaultWorldDef();
@@ -322,7 +316,7 @@ static void pyramidStands( void )
 		return;
 	}
 	CHECK( cnWorld_GetBodyCount( scene->world ) == 1241 );
-	int steps = fastMode() ? 150 : 500;
+	int steps = testFast() ? 150 : 500;
 	double maxMove = largestDisplacement( scene, steps );
 	printf( "pyramid: largest displacement after %d steps %.4f m\n", steps, maxMove );
 	CHECK( maxMove < 0.01 );

@@ -12,12 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool fastMode( void )
-{
-	const char* s = getenv( "CAIRN_FAST_TESTS" );
-	return s != NULL && s[0] == '1';
-}
-
 static cnWorld* makeWorld( cnVec3 gravity, bool planar )
 {
 	cnWorldDef def = cnDefaultWorldDef();
@@ -350,7 +344,7 @@ static void painleveRod( void )
 
 	double e0 = cnWorld_GetKineticEnergy( world ) + cnWorld_GetPotentialEnergy( world );
 	bool ok = true;
-	int steps = fastMode() ? 60 : 180;
+	int steps = testFast() ? 60 : 180;
 	for ( int i = 0; i < steps && ok; ++i )
 	{
 		ok = cnWorld_Step( world, 1.0 / 60.0 );
@@ -364,7 +358,7 @@ static void painleveRod( void )
 	}
 	CHECK( ok );
 	// it ends lying flat: the centre at the radius
-	if ( fastMode() == false )
+	if ( testFast() == false )
 	{
 		CHECK_NEAR( cnBody_GetPosition( world, rod ).z, radius, 1e-3 );
 	}
@@ -417,7 +411,7 @@ static uint64_t tumbleHash( void )
 	cnQuat q = cnQuatFromAxisAngle( cnNormalize( cnV3( 1, 2, 0.5 ) ), 0.7 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 1.0 ), q, cnV3( 0.3, 0.2, 0.1 ), m );
 	CHECK( cnBody_SetAngularVelocity( world, box, cnV3( 1.0, -2.0, 0.5 ) ) );
-	CHECK( stepAll( world, 1.0 / 60.0, fastMode() ? 40 : 120 ) );
+	CHECK( stepAll( world, 1.0 / 60.0, testFast() ? 40 : 120 ) );
 	cnVec3 p = cnBody_GetPosition( world, box );
 	CHECK( cnIsValidVec3( p ) );
 	CHECK( p.z > 0.05 );
