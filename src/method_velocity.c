@@ -58,6 +58,12 @@
 // perpendicular pair.
 #define CN_SLIP_DIRECTION_TOL 1e-10
 
+// Largest island the dense solvers take: LCP rows (normal and friction), or the projection QP's
+// unknowns (free dofs) or constraints. Its matrix is 32 MiB and a solve some 1e10 operations, a few
+// seconds; a pyramid of 1240 boxes would need 94 000 rows and 70 GB. Beyond it the step reports an
+// error instead of exhausting memory: scenes that large are the impulse method's.
+#define CN_VELOCITY_MAX_ISLAND_SIZE 2048
+
 // A Jacobian row along a direction in which no free body can move (a normal perpendicular to the
 // plane of a planar world) has J M^-1 J^T = 0 and is left out: no impulse can change its velocity.
 
@@ -1014,6 +1020,15 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 
 		// scratch for the largest island
 		size_t r = (size_t)maxRows, p = (size_t)maxPoints, ln = (size_t)maxBodies * (size_t)d;
+		int size = s->projection ? ( maxBodies * d > maxPoints ? maxBodies * d : maxPoints ) : maxRows;
+		if ( size > CN_VELOCITY_MAX_ISLAND_SIZE )
+		{
+			return cnSetError( world,
+							   "%s: an island of %d bodies and %d contact points (%d %s) exceeds the dense solver's limit "
+							   "of %d at t = %g; use the impulse method for scenes this large",
+							   s->name, maxBodies, maxPoints, size, s->projection ? "QP unknowns or constraints" : "LCP rows",
+							   CN_VELOCITY_MAX_ISLAND_SIZE, world->time );
+		}
 		s->set = cnArena_Alloc( &world->arena, p * sizeof( int ) );
 		if ( s->projection )
 		{
