@@ -27,6 +27,9 @@ enum
 	cn_recSceneNameOffset = 32,
 	// type (4) + 12 doubles of size fields + 7 doubles of pose + 3 floats of colour
 	cn_recShapeBytes = 4 + 8 * ( 1 + 3 + 1 + 3 + 1 ) + 8 * 7 + 4 * 3,
+	// a polygon's vertex list after its shape record: count + 3 doubles per vertex (version 2)
+	cn_recVertexCountBytes = 4,
+	cn_recVertexBytes = 8 * 3,
 	// position (3 doubles) + orientation (4 doubles)
 	cn_recBodyFrameBytes = 8 * 7,
 	// the smallest body record: name length, type, shape count
@@ -216,6 +219,8 @@ static cnShapeDef cnShapeDefForRecording( cnShapeDef def )
 	out.halfHeight = 0.0;
 	out.normal = cnVec3_zero;
 	out.offset = 0.0;
+	out.vertexCount = 0;
+	out.vertices = NULL;
 	switch ( def.type )
 	{
 		case cnShape_sphere:
@@ -232,6 +237,11 @@ static cnShapeDef cnShapeDefForRecording( cnShapeDef def )
 		case cnShape_plane:
 			out.normal = def.normal;
 			out.offset = def.offset;
+			break;
+		case cnShape_polygon:
+			out.radius = def.radius;
+			out.vertexCount = def.vertexCount;
+			out.vertices = def.vertices;
 			break;
 		default:
 			break;
@@ -302,6 +312,7 @@ cnRecorder* cnRecorder_Create( const char* path, const cnWorld* world, const cha
 	{
 		memset( fixed, 0, cn_recSceneNameOffset );
 		memcpy( fixed + cn_recMagicOffset, CN_RECORDING_MAGIC, 8 );
+		// the version is patched below, once it is known whether a polygon needs version 2
 		cnPutU32( fixed + cn_recVersionOffset, CN_RECORDING_VERSION );
 		cnPutU32( fixed + cn_recBodyCountOffset, (uint32_t)r->bodyCount );
 		// the frame count is patched by cnRecorder_Finish
@@ -315,7 +326,10 @@ cnRecorder* cnRecorder_Create( const char* path, const cnWorld* world, const cha
 		shapeCapacity = 64
 	};
 	cnShapeId shapes[shapeCapacity];
-	for ( int i = 0; i < r->bodyCount; ++i )
+	// the file is version 1 unless a polygon needs version 2, so older readers keep reading it
+	uint32_t version = 1;
+	int badPolygonBody = -1;
+	for ( int i = 0; i < r->bodyCount && badPolygonBody < 0; ++i )
 	{
 		cnBodyId id = cnWorld_GetBody( world, i );
 		r->bodies[i] = id;
@@ -358,19 +372,45 @@ cnRecorder* cnRecorder_Create( const char* path, const cnWorld* world, const cha
 			cnBytes_F32( &b, cnClampColor( material.color[0] ) );
 			cnBytes_F32( &b, cnClampColor( material.color[1] ) );
 			cnBytes_F32( &b, cnClampColor( material.color[2] ) );
+			if ( def.type == cnShape_polygon )
+			{
+				// the library never holds a polygon outside these bounds; a def that did would make a
+				// file the reader rejects, so refuse it here instead
+				if ( def.vertexCount < 2 || def.vertexCount > CN_RECORDING_MAX_POLYGON_VERTICES ||
+					 def.vertices == NULL )
+				{
+					cnFormatError( error, errorCapacity,
+								   "%s: body %d has a polygon with %d vertices (allowed: 2 to %d)", path, i,
+								   def.vertexCount, CN_RECORDING_MAX_POLYGON_VERTICES );
+					badPolygonBody = i;
+					break;
+				}
+				version = CN_RECORDING_VERSION_POLYGON;
+				cnBytes_U32( &b, (uint32_t)def.vertexCount );
+				for ( int k = 0; k < def.vertexCount; ++k )
+				{
+					cnBytes_F64( &b, def.vertices[k].x );
+					cnBytes_F64( &b, def.vertices[k].y );
+					cnBytes_F64( &b, def.vertices[k].z );
+				}
+			}
 		}
 		if ( list != shapes )
 		{
 			free( list );
 		}
 	}
-	if ( b.failed || b.size > UINT32_MAX )
+	if ( badPolygonBody >= 0 || b.failed || b.size > UINT32_MAX )
 	{
-		cnFormatError( error, errorCapacity, "%s: out of memory while describing the bodies", path );
+		if ( badPolygonBody < 0 )
+		{
+			cnFormatError( error, errorCapacity, "%s: out of memory while describing the bodies", path );
+		}
 		free( b.data );
 		cnRecorder_Free( r );
 		return NULL;
 	}
+	cnPutU32( b.data + cn_recVersionOffset, version );
 	cnPutU32( b.data + cn_recHeaderSizeOffset, (uint32_t)b.size );
 
 	r->file = fopen( r->tempPath, "wb" );
@@ -533,6 +573,9 @@ struct cnRecording
 	cnRecordedBody* bodies;
 	cnRecordedShape* shapes;
 	int shapeCount;
+	// the vertices of every polygon, in shape order; each polygon shape points into this array
+	cnVec3* vertices;
+	size_t vertexCount;
 	double* times;
 	// frameCount * bodyCount transforms, frame major
 	cnTransform* transforms;
@@ -614,8 +657,9 @@ static bool cnIsUnitQuatLike( double w, double x, double y, double z )
 	return n > 0.5 && n < 2.0;
 }
 
-// Reads one shape record; returns a reason when it is invalid, NULL when it is fine.
-static const char* cnReadShape( const uint8_t* p, cnRecordedShape* s )
+// Reads one shape record of a file of the given version; returns a reason when it is invalid, NULL
+// when it is fine. A polygon's vertex list, which follows the record, is read by the caller.
+static const char* cnReadShape( const uint8_t* p, uint32_t version, cnRecordedShape* s )
 {
 	uint32_t type = cnGetU32( p );
 	p += 4;
@@ -642,7 +686,13 @@ static const char* cnReadShape( const uint8_t* p, cnRecordedShape* s )
 	{
 		return "has an unknown shape type";
 	}
+	if ( type == (uint32_t)cnShape_polygon && version < CN_RECORDING_VERSION_POLYGON )
+	{
+		return "is a polygon, which this format version cannot hold";
+	}
 	s->type = (cnShapeType)type;
+	s->vertexCount = 0;
+	s->vertices = NULL;
 	s->radius = v[0];
 	s->halfExtents = cnV3( v[1], v[2], v[3] );
 	s->halfHeight = v[4];
@@ -669,9 +719,71 @@ static const char* cnReadShape( const uint8_t* p, cnRecordedShape* s )
 			return s->radius > 0.0 && s->halfHeight >= 0.0 ? NULL : "has a radius <= 0 or a half height < 0";
 		case cnShape_plane:
 			return cnLengthSquared( s->normal ) > 0.5 ? NULL : "is a plane without a unit normal";
+		case cnShape_polygon:
+			return s->radius > 0.0 ? NULL : "is a polygon of edge radius <= 0";
 		default:
 			return "has an unknown shape type";
 	}
+}
+
+// Reads the vertex list that follows a polygon's shape record into rec->vertices and sets the
+// shape's vertex count. Returns false with a message "truncated: ..." or "corrupt: ..." in reason
+// when the list is invalid.
+static bool cnReadPolygonVertices( cnReader* r, cnRecording* rec, size_t* vertexCapacity, cnRecordedShape* shape,
+								   char* reason, size_t reasonCapacity )
+{
+	const uint8_t* p = cnReader_Take( r, cn_recVertexCountBytes );
+	if ( p == NULL )
+	{
+		snprintf( reason, reasonCapacity, "truncated: the file ends before the polygon's vertex count" );
+		return false;
+	}
+	uint32_t n = cnGetU32( p );
+	if ( n < 2 || n > CN_RECORDING_MAX_POLYGON_VERTICES )
+	{
+		snprintf( reason, reasonCapacity, "corrupt: the polygon has %u vertices (allowed: 2 to %d)", n,
+				  CN_RECORDING_MAX_POLYGON_VERTICES );
+		return false;
+	}
+	// checked before allocating: the count cannot ask for more memory than the file holds
+	const uint8_t* list = cnReader_Take( r, (size_t)n * cn_recVertexBytes );
+	if ( list == NULL )
+	{
+		snprintf( reason, reasonCapacity, "truncated: the file ends inside the polygon's %u vertices", n );
+		return false;
+	}
+	if ( rec->vertexCount + n > *vertexCapacity )
+	{
+		size_t capacity = *vertexCapacity < 64 ? 64 : *vertexCapacity;
+		while ( capacity < rec->vertexCount + n )
+		{
+			capacity *= 2;
+		}
+		cnVec3* vertices = realloc( rec->vertices, sizeof( cnVec3 ) * capacity );
+		if ( vertices == NULL )
+		{
+			snprintf( reason, reasonCapacity, "out of memory" );
+			return false;
+		}
+		rec->vertices = vertices;
+		*vertexCapacity = capacity;
+	}
+	for ( uint32_t k = 0; k < n; ++k )
+	{
+		cnVec3 v = cnV3( cnGetF64( list ), cnGetF64( list + 8 ), cnGetF64( list + 16 ) );
+		list += cn_recVertexBytes;
+		// the library keeps polygons in the shape's xy-plane
+		if ( !isfinite( v.x ) || !isfinite( v.y ) || v.z != 0.0 )
+		{
+			snprintf( reason, reasonCapacity, "corrupt: polygon vertex %u is (%g, %g, %g), not finite with z = 0", k,
+					  v.x, v.y, v.z );
+			return false;
+		}
+		rec->vertices[rec->vertexCount + k] = v;
+	}
+	rec->vertexCount += n;
+	shape->vertexCount = (int)n;
+	return true;
 }
 
 static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size, const char* path, char* error,
@@ -743,6 +855,7 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 		return false;
 	}
 	int shapeCapacity = 0;
+	size_t vertexCapacity = 0;
 	for ( uint32_t i = 0; i < bodyCount; ++i )
 	{
 		cnRecordedBody* body = rec->bodies + i;
@@ -802,14 +915,43 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 		}
 		for ( uint32_t j = 0; j < shapeCount; ++j )
 		{
-			const char* reason = cnReadShape( cnReader_Take( &r, cn_recShapeBytes ), rec->shapes + rec->shapeCount );
+			// the count check above reserved cn_recShapeBytes per shape, but polygon vertex lists
+			// between the records take bytes too, so a record can still run past the end
+			const uint8_t* record = cnReader_Take( &r, cn_recShapeBytes );
+			if ( record == NULL )
+			{
+				cnFormatError( error, errorCapacity, "%s: truncated: the file ends inside shape %u of body %u (\"%s\")",
+							   path, j, i, body->name );
+				return false;
+			}
+			cnRecordedShape* shape = rec->shapes + rec->shapeCount;
+			const char* reason = cnReadShape( record, version, shape );
 			if ( reason != NULL )
 			{
 				cnFormatError( error, errorCapacity, "%s: corrupt: shape %u of body %u (\"%s\") %s", path, j, i,
 							   body->name, reason );
 				return false;
 			}
+			char polygonError[160];
+			if ( shape->type == cnShape_polygon &&
+				 cnReadPolygonVertices( &r, rec, &vertexCapacity, shape, polygonError, sizeof( polygonError ) ) ==
+					 false )
+			{
+				cnFormatError( error, errorCapacity, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,
+							   body->name );
+				return false;
+			}
 			rec->shapeCount += 1;
+		}
+	}
+	// the vertex array no longer moves: point every polygon at its vertices, stored in shape order
+	size_t nextVertex = 0;
+	for ( int k = 0; k < rec->shapeCount; ++k )
+	{
+		if ( rec->shapes[k].type == cnShape_polygon )
+		{
+			rec->shapes[k].vertices = rec->vertices + nextVertex;
+			nextVertex += (size_t)rec->shapes[k].vertexCount;
 		}
 	}
 	if ( r.position != headerSize )
@@ -939,6 +1081,7 @@ void cnRecording_Free( cnRecording* recording )
 	free( recording->bodies );
 	free( recording->sceneName );
 	free( recording->shapes );
+	free( recording->vertices );
 	free( recording->times );
 	free( recording->transforms );
 	free( recording );

@@ -5,6 +5,7 @@
 #include "cairn/recording.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,7 +252,8 @@ static void roundTrip( void )
 		printf( "error: %s\n", error );
 		return;
 	}
-	CHECK( cnRecording_GetVersion( rec ) == CN_RECORDING_VERSION );
+	// no polygon: the writer keeps the version-1 layout, which older readers still read
+	CHECK( cnRecording_GetVersion( rec ) == 1 );
 	CHECK( strcmp( cnRecording_GetSceneName( rec ), "round trip" ) == 0 );
 	CHECK( cnRecording_GetFps( rec ) == 30.0 );
 	CHECK( cnRecording_GetFrameCount( rec ) == frameCount );
@@ -285,6 +287,7 @@ static void roundTrip( void )
 	CHECK( s.localPose.p.x == 0.1 && s.localPose.p.y == 0.2 && s.localPose.p.z == 0.3 );
 	CHECK( s.localPose.q.w == 1.0 && s.localPose.q.x == 0.0 && s.localPose.q.y == 0.0 && s.localPose.q.z == 0.0 );
 	CHECK( s.color[0] == 0.75f && s.color[1] == 0.125f && s.color[2] == 0.0f );
+	CHECK( s.vertexCount == 0 && s.vertices == NULL );
 
 	s = cnRecording_GetShape( rec, 1, 1 );
 	cnQuat q = { 0.5, 0.5, 0.5, 0.5 };
@@ -460,9 +463,20 @@ static void corruptFiles( void )
 	RESET();
 	data[0] = 'X';
 	expectError( data, size, "not a Cairn recording" );
+	// a version-1 file is also a valid version-2 file (the layouts differ only in polygons), but
+	// a version newer than the reader is refused
 	RESET();
-	putU32( data + 8, 2 );
-	expectError( data, size, "unsupported recording format version 2" );
+	putU32( data + 8, CN_RECORDING_VERSION_POLYGON );
+	writeAll( BAD_PATH, data, size );
+	char versionError[512] = "";
+	cnRecording* relabelled = cnRecording_Load( BAD_PATH, versionError, (int)sizeof( versionError ) );
+	CHECK( relabelled != NULL && cnRecording_GetVersion( relabelled ) == CN_RECORDING_VERSION_POLYGON );
+	cnRecording_Free( relabelled );
+	RESET();
+	putU32( data + 8, CN_RECORDING_VERSION + 1 );
+	char want[64];
+	snprintf( want, sizeof( want ), "unsupported recording format version %d", CN_RECORDING_VERSION + 1 );
+	expectError( data, size, want );
 	RESET();
 	putU32( data + 8, 0 );
 	expectError( data, size, "unsupported" );
@@ -502,6 +516,11 @@ static void corruptFiles( void )
 	RESET();
 	putU32( data + 64, 9 );
 	expectError( data, size, "unknown shape type" );
+	// version 1 has no polygons: a polygon type there is refused before any vertex list is read
+	RESET();
+	putU32( data + 64, cnShape_polygon );
+	putF64( data + 64 + 4, 0.5 );
+	expectError( data, size, "this format version cannot hold" );
 	// the plane's normal (after type, radius and 3 half extents and half height: 4 + 5 * 8)
 	RESET();
 	putF64( data + 64 + 4 + 5 * 8, 0.0 );
@@ -547,6 +566,400 @@ static void corruptFiles( void )
 	}
 #undef RESET
 	remove( BAD_PATH );
+	free( data );
+	free( good );
+}
+
+// ---------------------------------------------------------------------------------------------
+// polygons (format version 2)
+
+#define POLY_PATH "test_recording_polygon.cnrec"
+#define POLY_SCENE "polygons"
+
+enum
+{
+	polyBodyCount = 3,
+	polyFrameCount = 4,
+	ringVertexCount = 12,
+};
+
+static const char* s_polyNames[polyBodyCount] = { "table", "triangle", "ring" };
+// a non-convex table top with two legs, as FOSSSim's tables
+static const cnVec3 s_table[6] = { { -3, 0, 0 },		 { 3, 0, 0 },		  { 3, -1, 0 },
+									{ 0.5, -0.25, 0 }, { -0.5, -0.25, 0 }, { -3, -1, 0 } };
+static const cnVec3 s_triangle[3] = { { -1, 0.5, 0 }, { 1, 0.5, 0 }, { 0.125, -1.0 / 3.0, 0 } };
+static const cnVec3 s_segment[2] = { { -0.75, 0.1, 0 }, { 0.75, -0.1, 0 } };
+static cnVec3 s_ring[ringVertexCount];
+
+static cnBodyId polyBody( cnWorld* world, const char* name, cnBodyType type, cnVec3 position, cnVec3 velocity,
+						  double spin )
+{
+	cnBodyDef bd = cnDefaultBodyDef();
+	bd.name = name;
+	bd.type = type;
+	bd.position = position;
+	if ( type != cnBody_static )
+	{
+		bd.linearVelocity = velocity;
+		bd.angularVelocity = cnV3( 0, 0, spin );
+	}
+	return cnWorld_CreateBody( world, &bd );
+}
+
+static void polyShape( cnWorld* world, cnBodyId body, const cnVec3* vertices, int count, double radius,
+					   cnVec3 position, cnQuat orientation, cnMaterialId material )
+{
+	cnShapeDef sd = cnDefaultShapeDef();
+	sd.type = cnShape_polygon;
+	sd.vertices = vertices;
+	sd.vertexCount = count;
+	sd.radius = radius;
+	sd.position = position;
+	sd.orientation = orientation;
+	sd.material = material;
+	CHECK( cnCreateShape( world, body, &sd ).index >= 0 );
+}
+
+// A planar world: a static table (a 6-vertex non-convex polygon), a falling, spinning triangle
+// that also carries a sphere (a polygon followed by another shape), and a spinning kinematic ring
+// of 12 vertices with a 2-vertex segment. The bodies are far apart and never touch: the test is
+// about the file, not about contacts.
+static cnWorld* buildPolygonWorld( void )
+{
+	for ( int k = 0; k < ringVertexCount; ++k )
+	{
+		double a = 2.0 * 3.14159265358979323846 * k / ringVertexCount;
+		s_ring[k] = cnV3( 1.5 * cos( a ), 1.5 * sin( a ), 0.0 );
+	}
+	cnWorldDef wd = cnDefaultWorldDef();
+	wd.planar = true;
+	wd.enableSleep = false;
+	wd.gravity = cnV3( 0, -9.81, 0 );
+	cnWorld* world = cnCreateWorld( &wd, NULL, 0 );
+	cnMaterialDef md = cnDefaultMaterialDef();
+	md.color[0] = 0.25f;
+	md.color[1] = 0.5f;
+	md.color[2] = 0.75f;
+	cnMaterialId tint = cnWorld_CreateMaterial( world, &md );
+
+	cnBodyId table = polyBody( world, s_polyNames[0], cnBody_static, cnV3( 0, -5, 0 ), cnVec3_zero, 0.0 );
+	polyShape( world, table, s_table, 6, 0.05, cnVec3_zero, cnQuat_identity, tint );
+
+	cnBodyId triangle = polyBody( world, s_polyNames[1], cnBody_dynamic, cnV3( 0, 2, 0 ), cnV3( 1, 0, 0 ), 3.0 );
+	// 90 degrees about z, shifted in the plane
+	polyShape( world, triangle, s_triangle, 3, 0.1, cnV3( 0.25, -0.5, 0 ),
+			   cnQuatFromAxisAngle( cnV3( 0, 0, 1 ), 1.5707963267948966 ), 0 );
+	cnShapeDef sphere = cnDefaultShapeDef();
+	sphere.radius = 0.2;
+	sphere.position = cnV3( 0, 1, 0 );
+	CHECK( cnCreateShape( world, triangle, &sphere ).index >= 0 );
+	// a polygon has no mass of its own: FOSSSim's point masses give it
+	CHECK( cnBody_SetMassData( world, triangle, 3.0, cnVec3_zero, cnDiagonal( 1.0, 1.0, 0.5 ) ) );
+
+	cnBodyId ring = polyBody( world, s_polyNames[2], cnBody_kinematic, cnV3( 6, 0, 0 ), cnV3( 0, 0.5, 0 ), -1.0 );
+	polyShape( world, ring, s_ring, ringVertexCount, 0.02, cnVec3_zero, cnQuat_identity, tint );
+	polyShape( world, ring, s_segment, 2, 0.25, cnV3( 0, 0.5, 0 ), cnQuat_identity, tint );
+	return world;
+}
+
+// Records the polygon world, frame 0 before any step; returns the transforms seen while recording.
+static bool recordPolygonWorld( cnTransform expected[polyFrameCount][polyBodyCount] )
+{
+	cnWorld* world = buildPolygonWorld();
+	char error[256] = "";
+	remove( POLY_PATH );
+	cnRecorder* recorder = cnRecorder_Create( POLY_PATH, world, POLY_SCENE, 30.0, error, (int)sizeof( error ) );
+	CHECK( recorder != NULL );
+	if ( recorder == NULL )
+	{
+		printf( "error: %s\n", error );
+		cnDestroyWorld( world );
+		return false;
+	}
+	for ( int f = 0; f < polyFrameCount; ++f )
+	{
+		for ( int s = 0; f > 0 && s < stepsPerFrame; ++s )
+		{
+			CHECK( cnWorld_Step( world, 1.0 / 90.0 ) );
+		}
+		for ( int b = 0; b < polyBodyCount; ++b )
+		{
+			expected[f][b] = cnBody_GetTransform( world, cnWorld_GetBody( world, b ) );
+		}
+		CHECK( cnRecorder_AddFrame( recorder, world ) );
+	}
+	CHECK( cnRecorder_Finish( recorder, error, (int)sizeof( error ) ) );
+	cnDestroyWorld( world );
+	return true;
+}
+
+static bool sameVec( cnVec3 a, cnVec3 b )
+{
+	return memcmp( &a, &b, sizeof( cnVec3 ) ) == 0;
+}
+
+static void polygonRoundTrip( void )
+{
+	cnTransform expected[polyFrameCount][polyBodyCount];
+	if ( recordPolygonWorld( expected ) == false )
+	{
+		return;
+	}
+	// the triangle fell and turned, the ring turned: the frames are not all the same
+	CHECK( expected[polyFrameCount - 1][1].p.y < expected[0][1].p.y );
+	CHECK( expected[polyFrameCount - 1][1].q.z != expected[0][1].q.z );
+	CHECK( expected[polyFrameCount - 1][2].q.z != expected[0][2].q.z );
+
+	char error[256] = "";
+	cnRecording* rec = cnRecording_Load( POLY_PATH, error, (int)sizeof( error ) );
+	CHECK( rec != NULL );
+	if ( rec == NULL )
+	{
+		printf( "error: %s\n", error );
+		return;
+	}
+	CHECK( cnRecording_GetVersion( rec ) == CN_RECORDING_VERSION_POLYGON );
+	CHECK( cnRecording_GetBodyCount( rec ) == polyBodyCount );
+	CHECK( cnRecording_GetFrameCount( rec ) == polyFrameCount );
+
+	// every shape as the world holds it, bit for bit: a fresh copy of the same world
+	cnWorld* world = buildPolygonWorld();
+	int polygons = 0;
+	for ( int b = 0; b < polyBodyCount && b < cnRecording_GetBodyCount( rec ); ++b )
+	{
+		cnBodyId id = cnWorld_GetBody( world, b );
+		CHECK( strcmp( cnRecording_GetBodyName( rec, b ), s_polyNames[b] ) == 0 );
+		CHECK( cnRecording_GetBodyType( rec, b ) == cnBody_GetType( world, id ) );
+		cnShapeId shapes[4];
+		int shapeCount = cnBody_GetShapes( world, id, shapes, 4 );
+		CHECK( cnRecording_GetShapeCount( rec, b ) == shapeCount );
+		for ( int j = 0; j < shapeCount && j < cnRecording_GetShapeCount( rec, b ); ++j )
+		{
+			cnShapeDef def = cnShape_GetDef( world, shapes[j] );
+			cnRecordedShape s = cnRecording_GetShape( rec, b, j );
+			CHECK( s.type == def.type );
+			CHECK( s.radius == def.radius );
+			CHECK( sameVec( s.localPose.p, def.position ) );
+			CHECK( s.localPose.q.w == def.orientation.w && s.localPose.q.x == def.orientation.x &&
+				   s.localPose.q.y == def.orientation.y && s.localPose.q.z == def.orientation.z );
+			if ( def.type != cnShape_polygon )
+			{
+				CHECK( s.vertexCount == 0 && s.vertices == NULL );
+				continue;
+			}
+			polygons += 1;
+			CHECK( s.vertexCount == def.vertexCount && s.vertices != NULL );
+			bool same = s.vertices != NULL && s.vertexCount == def.vertexCount;
+			for ( int k = 0; same && k < s.vertexCount; ++k )
+			{
+				same = sameVec( s.vertices[k], def.vertices[k] );
+			}
+			CHECK( same );
+			// only the polygon's own size field is written
+			CHECK( s.halfHeight == 0.0 && s.halfExtents.x == 0.0 && s.normal.z == 0.0 && s.offset == 0.0 );
+		}
+	}
+	CHECK( polygons == 4 );
+	cnDestroyWorld( world );
+
+	// and as the test wrote them
+	cnRecordedShape table = cnRecording_GetShape( rec, 0, 0 );
+	CHECK( table.type == cnShape_polygon && table.vertexCount == 6 && table.radius == 0.05 );
+	CHECK( table.vertices != NULL && sameVec( table.vertices[3], s_table[3] ) &&
+		   sameVec( table.vertices[5], s_table[5] ) );
+	CHECK( table.color[0] == 0.25f && table.color[1] == 0.5f && table.color[2] == 0.75f );
+	cnRecordedShape triangle = cnRecording_GetShape( rec, 1, 0 );
+	CHECK( triangle.vertexCount == 3 && triangle.radius == 0.1 );
+	CHECK( triangle.vertices != NULL && triangle.vertices[2].y == -1.0 / 3.0 && triangle.vertices[2].x == 0.125 );
+	CHECK( cnRecording_GetShape( rec, 1, 1 ).type == cnShape_sphere );
+	cnRecordedShape ring = cnRecording_GetShape( rec, 2, 0 );
+	cnRecordedShape segment = cnRecording_GetShape( rec, 2, 1 );
+	CHECK( ring.vertexCount == ringVertexCount && segment.vertexCount == 2 && segment.radius == 0.25 );
+	CHECK( ring.vertices != NULL && sameVec( ring.vertices[ringVertexCount - 1], s_ring[ringVertexCount - 1] ) );
+	CHECK( segment.vertices != NULL && sameVec( segment.vertices[1], s_segment[1] ) );
+	CHECK( segment.localPose.p.y == 0.5 );
+
+	// poses bit for bit; a planar world keeps every body in the xy-plane, turning about z only
+	for ( int f = 0; f < polyFrameCount; ++f )
+	{
+		for ( int b = 0; b < polyBodyCount; ++b )
+		{
+			cnTransform t = cnRecording_GetBodyTransform( rec, f, b );
+			CHECK( sameTransform( t, expected[f][b] ) );
+			CHECK( t.p.z == 0.0 && t.q.x == 0.0 && t.q.y == 0.0 );
+		}
+	}
+	// the kinematic ring moves at exactly (0, 0.5, 0) m/s
+	CHECK_NEAR( cnRecording_GetBodyTransform( rec, polyFrameCount - 1, 2 ).p.y,
+				0.5 * cnRecording_GetFrameTime( rec, polyFrameCount - 1 ), 1e-12 );
+	cnRecording_Free( rec );
+}
+
+// Byte offset of the first polygon's vertex count: the table's, right after its shape record.
+static size_t tableVertexCountOffset( void )
+{
+	return 36 + strlen( POLY_SCENE ) + 12 + strlen( s_polyNames[0] ) + 144;
+}
+
+static void polygonByteLayout( void )
+{
+	cnTransform expected[polyFrameCount][polyBodyCount];
+	if ( recordPolygonWorld( expected ) == false )
+	{
+		return;
+	}
+	size_t size = 0;
+	uint8_t* data = readAll( POLY_PATH, &size );
+	CHECK( data != NULL );
+	if ( data == NULL )
+	{
+		return;
+	}
+	CHECK( u32At( data + 8 ) == 2 );
+	// H = 36 + scene name + per body (12 + name + 144 per shape) + per polygon (4 + 24 per vertex)
+	size_t header = 36 + strlen( POLY_SCENE );
+	int shapes[polyBodyCount] = { 1, 2, 2 };
+	for ( int b = 0; b < polyBodyCount; ++b )
+	{
+		header += 12 + strlen( s_polyNames[b] ) + 144 * (size_t)shapes[b];
+	}
+	header += ( 4 + 24 * 6 ) + ( 4 + 24 * 3 ) + ( 4 + 24 * ringVertexCount ) + ( 4 + 24 * 2 );
+	CHECK( u32At( data + 20 ) == header );
+	CHECK( size == header + polyFrameCount * ( 8 + 56 * polyBodyCount ) );
+	// the table's record: type 5, edge radius, then the vertex count and x, y, z per vertex
+	size_t table = tableVertexCountOffset() - 144;
+	CHECK( u32At( data + table ) == cnShape_polygon );
+	CHECK( f64At( data + table + 4 ) == 0.05 );
+	size_t list = tableVertexCountOffset();
+	CHECK( u32At( data + list ) == 6 );
+	for ( int k = 0; k < 6; ++k )
+	{
+		const uint8_t* v = data + list + 4 + 24 * (size_t)k;
+		CHECK( f64At( v ) == s_table[k].x && f64At( v + 8 ) == s_table[k].y && f64At( v + 16 ) == 0.0 );
+	}
+	// the next body record follows the last vertex
+	size_t next = list + 4 + 24 * 6;
+	CHECK( u32At( data + next ) == strlen( s_polyNames[1] ) );
+	CHECK( memcmp( data + next + 4, s_polyNames[1], strlen( s_polyNames[1] ) ) == 0 );
+	free( data );
+}
+
+static void polygonBadFiles( void )
+{
+	cnTransform expected[polyFrameCount][polyBodyCount];
+	if ( recordPolygonWorld( expected ) == false )
+	{
+		return;
+	}
+	size_t size = 0;
+	uint8_t* good = readAll( POLY_PATH, &size );
+	if ( good == NULL )
+	{
+		CHECK( good != NULL );
+		return;
+	}
+	// every proper prefix is an error, including those that end inside a vertex list or inside the
+	// sphere record after the triangle's vertices (prefixes ending in later frames take the same
+	// path as in truncatedFiles: the body records and the first frame suffice, and keep it fast)
+	size_t header = u32At( good + 20 );
+	size_t checked = header + 8 + 56 * polyBodyCount + 1;
+	CHECK( checked < size );
+	int failures = 0;
+	for ( size_t n = 0; n < checked; ++n )
+	{
+		writeAll( BAD_PATH, good, n );
+		char error[512] = "";
+		cnRecording* rec = cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) );
+		const char* want = n < 8 ? "not a Cairn recording" : "truncated";
+		if ( rec != NULL || strstr( error, want ) == NULL )
+		{
+			if ( failures++ < 5 )
+			{
+				printf( "  prefix of %zu bytes: '%s'\n", n, error );
+			}
+		}
+		cnRecording_Free( rec );
+	}
+	CHECK( failures == 0 );
+	// a cut inside the table's vertices names the polygon
+	writeAll( BAD_PATH, good, tableVertexCountOffset() + 4 + 24 * 3 );
+	char error[512] = "";
+	CHECK( cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) ) == NULL );
+	CHECK( strstr( error, "truncated: the file ends inside the polygon's 6 vertices" ) != NULL );
+	CHECK( strstr( error, "body 0, \"table\"" ) != NULL );
+
+	uint8_t* data = malloc( size );
+	size_t count = tableVertexCountOffset();
+	size_t vertex0 = count + 4;
+#define RESET() memcpy( data, good, size )
+	// vertex counts out of bounds are corrupt; a count in bounds that the file cannot hold is a
+	// truncation, found before any allocation
+	uint32_t badCounts[] = { 0, 1, CN_RECORDING_MAX_POLYGON_VERTICES + 1, 0x80000000u, 0xffffffffu };
+	for ( int k = 0; k < (int)( sizeof( badCounts ) / sizeof( badCounts[0] ) ); ++k )
+	{
+		RESET();
+		putU32( data + count, badCounts[k] );
+		char want[64];
+		snprintf( want, sizeof( want ), "corrupt: the polygon has %u vertices", badCounts[k] );
+		expectError( data, size, want );
+	}
+	RESET();
+	putU32( data + count, CN_RECORDING_MAX_POLYGON_VERTICES );
+	expectError( data, size, "truncated: the file ends inside the polygon's 32767 vertices" );
+	// one vertex more than written: the list then runs into the next body record, whose bytes
+	// are not a vertex with z = 0 or leave the body records ending elsewhere than byte H
+	RESET();
+	putU32( data + count, 7 );
+	expectError( data, size, "corrupt" );
+	// vertex values: not finite, off the xy-plane
+	RESET();
+	putF64( data + vertex0 + 24 * 2 + 8, NAN );
+	expectError( data, size, "polygon vertex 2 is" );
+	RESET();
+	putF64( data + vertex0 + 24 * 4, -INFINITY );
+	expectError( data, size, "not finite with z = 0" );
+	RESET();
+	putF64( data + vertex0 + 24 * 5 + 16, 0.5 );
+	expectError( data, size, "polygon vertex 5 is" );
+	// the edge radius must be > 0
+	RESET();
+	putF64( data + count - 144 + 4, 0.0 );
+	expectError( data, size, "edge radius <= 0" );
+	RESET();
+	putF64( data + count - 144 + 4, -0.05 );
+	expectError( data, size, "edge radius <= 0" );
+	// a version-1 label: a polygon there is refused
+	RESET();
+	putU32( data + 8, 1 );
+	expectError( data, size, "this format version cannot hold" );
+	// the polygon retyped as a sphere: its vertex list is read as the next body record
+	RESET();
+	putU32( data + count - 144, cnShape_sphere );
+	expectError( data, size, "" );
+
+	// flipping any one byte of the body records or the first frame never crashes or reads out of
+	// bounds (ASan build)
+	for ( size_t i = 0; i < checked; ++i )
+	{
+		RESET();
+		data[i] ^= 0xff;
+		writeAll( BAD_PATH, data, size );
+		error[0] = 0;
+		cnRecording* rec = cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) );
+		if ( rec != NULL )
+		{
+			CHECK( cnRecording_GetBodyCount( rec ) == polyBodyCount );
+			CHECK( cnRecording_GetShape( rec, 2, 0 ).vertexCount == ringVertexCount );
+		}
+		else
+		{
+			CHECK( error[0] != 0 );
+		}
+		cnRecording_Free( rec );
+	}
+#undef RESET
+	remove( BAD_PATH );
+	remove( POLY_PATH );
 	free( data );
 	free( good );
 }
@@ -614,6 +1027,9 @@ int main( void )
 	RUN_TEST( byteLayout );
 	RUN_TEST( truncatedFiles );
 	RUN_TEST( corruptFiles );
+	RUN_TEST( polygonRoundTrip );
+	RUN_TEST( polygonByteLayout );
+	RUN_TEST( polygonBadFiles );
 	RUN_TEST( writerFailures );
 	remove( REC_PATH );
 	return TEST_SUMMARY();

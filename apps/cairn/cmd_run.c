@@ -177,14 +177,6 @@ int cliRunMain( int argc, char** argv )
 		{
 			return CLI_BAD_INPUT;
 		}
-		if ( record != NULL )
-		{
-			// the recording format has no polygon shapes yet: refuse rather than write a file that
-			// its reader rejects
-			cliError( "--record: recordings cannot store FOSSSim scenes yet (no polygon shapes in the format)" );
-			cnDestroyFosssim( fosssim );
-			return CLI_BAD_INPUT;
-		}
 		if ( cnFosssim_HasForceElements( fosssim ) )
 		{
 #ifdef CLI_HAS_BEFORE_STEP

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Binary recordings of a simulation: what a renderer or viewer needs to replay it without the
-// scene file. A recording holds, once, every body's name, type and shapes (size, local pose,
-// material colour), then one frame per call to cnRecorder_AddFrame with the time and every
-// body's position and orientation. The byte layout (little-endian, versioned) is documented in
-// docs/recording-format.md.
+// scene file. A recording holds, once, every body's name, type and shapes (size, polygon
+// vertices, local pose, material colour), then one frame per call to cnRecorder_AddFrame with the
+// time and every body's position and orientation. The byte layout (little-endian, versioned) is
+// documented in docs/recording-format.md.
 //
 // The writer writes into "path.tmp" and renames it to path only in cnRecorder_Finish, so a
 // crashed or aborted run never leaves a half-written recording under the real name.
@@ -18,8 +18,16 @@ extern "C" {
 /// The eight bytes every recording starts with.
 #define CN_RECORDING_MAGIC "CAIRNREC"
 
-/// Version of the byte layout this build writes and reads.
-#define CN_RECORDING_VERSION 1
+/// Newest version of the byte layout this build writes and reads. Version 2 added polygon shapes;
+/// the writer writes version 1 when no recorded shape is a polygon (the layouts are then the same),
+/// so older readers keep reading those files. The reader reads versions 1 to CN_RECORDING_VERSION.
+#define CN_RECORDING_VERSION 2
+
+/// The first version that can hold polygon shapes.
+#define CN_RECORDING_VERSION_POLYGON 2
+
+/// Most vertices of a recorded polygon (the library's own limit for a polygon shape).
+#define CN_RECORDING_MAX_POLYGON_VERTICES 32767
 
 /// A recording being written.
 typedef struct cnRecorder cnRecorder;
@@ -32,7 +40,7 @@ typedef struct cnRecording cnRecording;
 typedef struct cnRecordedShape
 {
 	cnShapeType type;
-	/// sphere, capsule, cylinder radius
+	/// sphere, capsule, cylinder radius; polygon edge radius
 	double radius;
 	/// box half extents
 	cnVec3 halfExtents;
@@ -41,6 +49,10 @@ typedef struct cnRecordedShape
 	/// plane normal (body frame) and offset: dot(n, x) = offset
 	cnVec3 normal;
 	double offset;
+	/// polygon: vertexCount vertices (x, y, 0) in the shape frame, owned by the recording (valid until
+	/// cnRecording_Free); 0 and NULL for the other types
+	int vertexCount;
+	const cnVec3* vertices;
 	/// shape frame relative to the body frame
 	cnTransform localPose;
 	float color[3];
