@@ -147,6 +147,12 @@ check "SVG legend marks the failure" grep -q '>penalty (failed)</text>' "$T/f.sv
 run compare "$SCENE" --duration 0.05
 check "default runs exit 0 or 1" test $rc -le 1
 check "default runs every method" test "$(grep -Ec '^(impulse|lcp|velocity-projection|gr-lcp|gr-velocity-projection|penalty|analytic-impulse|constraint) +[0-9]+ ' "$T/out")" -eq 8
+run compare "$SCENE" --methods impulse,penalty --time-limit 1e-9
+check "a time limit is not a failure" test $rc -eq 0
+check "the limit stops a method after its first step" test "$(field penalty 2)" = "1"
+check "the stopped row says where" grep -Eq "^penalty +1 .*stopped at t = 0.005 s: time limit of 1e-09 s reached" "$T/out"
+run compare "$SCENE" --methods impulse --time-limit -1
+check "negative time limit exits 2" test $rc -eq 2
 run compare "$SCENE" --methods " impulse , lcp" --duration 0
 check "--duration 0 exits 0" test $rc -eq 0
 check "--duration 0 takes no step" test "$(field lcp 2)" = "0"

@@ -16,7 +16,7 @@
 
 const char cliCompareHelp[] =
 	"usage: cairn compare SCENE.json|SCENE.xml [--methods M1,M2,...] [--duration T]\n"
-	"                     [--svg FILE] [--csv FILE]\n"
+	"                     [--time-limit S] [--svg FILE] [--csv FILE]\n"
 	"\n"
 	"Runs the scene once per contact method, each time freshly loaded with its \"method\"\n"
 	"replaced, and prints one row per method:\n"
@@ -30,14 +30,17 @@ const char cliCompareHelp[] =
 	"  max pen    deepest overlap of touching shapes, metres\n"
 	"  contacts   touching contact manifolds per step (mean); points: their points per step\n"
 	"  ms/step    wall milliseconds per step\n"
-	"  status     ok, or the step's error message when a step failed (the other methods\n"
-	"             still run)\n"
+	"  status     ok; the step's error message when a step failed (the other methods\n"
+	"             still run); or where a method stopped at the time limit (its measures\n"
+	"             cover the steps it took)\n"
 	"\n"
 	"options:\n"
 	"  --methods LIST  comma-separated contact methods, or 'all' (the default); known:\n"
 	"                  impulse, lcp, velocity-projection, gr-lcp, gr-velocity-projection,\n"
 	"                  penalty, analytic-impulse, constraint\n"
 	"  --duration T    simulated seconds (default: the scene's \"duration\")\n"
+	"  --time-limit S  wall seconds each method may run (default 300; 0: no limit); a method\n"
+	"                  still running then stops after its current step\n"
 	"  --svg FILE      plot E(t) of every method (one line each, with a legend) as SVG\n"
 	"  --csv FILE      write every sample: method,time,kinetic,potential,energy,\n"
 	"                  momentum_x,momentum_y,momentum_z,penetration,touching,manifold_points\n"
@@ -78,6 +81,8 @@ typedef struct cmpRun
 	int64_t steps;
 	double wallSeconds;
 	bool failed;
+	// stopped at the time limit before the end (not a failure: the measures cover the steps taken)
+	bool stopped;
 	char error[600];
 
 	// reference values at t = 0
@@ -179,7 +184,7 @@ static void cmpRun_Add( cmpRun* run, const cnWorld* world, const cmpSample* s )
 // Runs one method from a fresh load of the scene for the given number of steps. Returns CLI_OK
 // (also when the method failed: run->failed says so), CLI_INTERRUPTED or CLI_FAILURE (out of
 // memory).
-static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t stepCount )
+static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t stepCount, double timeLimit )
 {
 	cnScene* scene = cliLoadScene( path, cnMethodName( run->method ) );
 	if ( scene == NULL )
@@ -242,6 +247,13 @@ static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t
 		{
 			status = CLI_FAILURE;
 		}
+		if ( timeLimit > 0.0 && run->wallSeconds > timeLimit && i + 1 < stepCount )
+		{
+			run->stopped = true;
+			snprintf( run->error, sizeof( run->error ), "stopped at t = %.9g s: time limit of %g s reached", s.time,
+					  timeLimit );
+			break;
+		}
 	}
 	if ( drawnWidth > 0 )
 	{
@@ -288,9 +300,10 @@ static void cmpPrintRow( const cmpRun* run )
 	{
 		snprintf( ms, sizeof( ms ), "%9s", "-" );
 	}
-	printf( "%-22s %8lld %10.3e %10.3e %10.3e %10.3e %9.2f %9.2f %s  ok\n", cnMethodName( run->method ),
+	printf( "%-22s %8lld %10.3e %10.3e %10.3e %10.3e %9.2f %9.2f %s  %s\n", cnMethodName( run->method ),
 			(long long)run->steps, run->maxEnergyChange / energyScale, run->lastEnergyChange / energyScale,
-			run->maxMomentumChange / momentumScale, run->maxPenetration, run->touchingSum / n, run->pointsSum / n, ms );
+			run->maxMomentumChange / momentumScale, run->maxPenetration, run->touchingSum / n, run->pointsSum / n, ms,
+			run->stopped ? run->error : "ok" );
 	fflush( stdout );
 }
 
@@ -712,10 +725,11 @@ static int cmpParseMethods( const char* text, cnMethod methods[cnMethod_count] )
 
 int cliCompareMain( int argc, char** argv )
 {
-	const char *methodsText = NULL, *durationText = NULL, *svgPath = NULL, *csvPath = NULL;
+	const char *methodsText = NULL, *durationText = NULL, *svgPath = NULL, *csvPath = NULL, *limitText = NULL;
 	const cliOption options[] = {
 		{ "--methods", &methodsText, NULL },
 		{ "--duration", &durationText, NULL },
+		{ "--time-limit", &limitText, NULL },
 		{ "--svg", &svgPath, NULL },
 		{ "--csv", &csvPath, NULL },
 	};
@@ -742,6 +756,12 @@ int cliCompareMain( int argc, char** argv )
 	}
 	double duration = 0.0;
 	if ( durationText != NULL && cliParseDouble( "--duration", durationText, 0.0, true, &duration ) == false )
+	{
+		return CLI_BAD_INPUT;
+	}
+	// a method as slow as penalty on the 1240-box pyramid would otherwise run for hours
+	double timeLimit = 300.0;
+	if ( limitText != NULL && cliParseDouble( "--time-limit", limitText, 0.0, true, &timeLimit ) == false )
 	{
 		return CLI_BAD_INPUT;
 	}
@@ -805,7 +825,7 @@ int cliCompareMain( int argc, char** argv )
 	for ( int i = 0; i < methodCount && status == CLI_OK; ++i )
 	{
 		runs[i].method = methods[i];
-		status = cmpRunMethod( positional[0], runs + i, duration, stepCount );
+		status = cmpRunMethod( positional[0], runs + i, duration, stepCount, timeLimit );
 		if ( status == CLI_OK )
 		{
 			cmpPrintRow( runs + i );
