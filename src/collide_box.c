@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Box against box: separating axis test over the 15 axes (3 + 3 face normals, 9 edge crosses),
 // then either face clipping (Sutherland-Hodgman of the incident face against the side planes of
-// the reference face) or a single edge-edge point. This is the hot path of box stacks: no
-// allocation, no trigonometry, and everything in the frame of one box so the side planes are
-// axis aligned.
+// the reference face, collide_clip.c) or a single edge-edge point. This is the hot path of box
+// stacks: no allocation, no trigonometry, and everything in the frame of one box so the side
+// planes are axis aligned.
 #include "collision.h"
 
 #include <float.h>
@@ -28,30 +28,17 @@
 // deep when reducing to four points; the first of them is kept.
 #define CN_DEPTH_TOL 1e-4
 
-// Clipping a quad by 4 planes leaves at most 8 vertices.
-#define CN_MAX_CLIP 8
-
-// Feature ids: bits 0-6 the clip key (64 + incident vertex, or 8 * lo + hi of the two lines the
-// point lies on: incident edges 0-3, reference side planes 4-7), bits 7-9 the incident face,
-// bits 10-12 the reference face, bit 13 set when the reference face is on B; bit 14 marks an
-// edge-edge point.
-#define CN_VERTEX_KEY 64u
-#define CN_EDGE_ID ( 1u << 14 )
-#define CN_FALLBACK_KEY 127u
+// Feature ids: bits 0-16 the clip key (0x10000 + incident vertex, or (lo << 8) | hi of the two
+// lines the point lies on: incident edges 0-3, reference side planes 4-7; see cnClipPolygon),
+// bits 17-19 the incident face, bits 20-22 the reference face, bit 23 set when the reference face
+// is on B; bit 24 marks an edge-edge point.
+#define CN_VERTEX_KEY 0x10000u
+#define CN_FALLBACK_KEY 0x1FFFFu
+#define CN_EDGE_ID ( 1u << 24 )
 
 // (i + 1) % 3 and (i + 2) % 3 without the division
 static const int cnNext[3] = { 1, 2, 0 };
 static const int cnPrev[3] = { 2, 0, 1 };
-
-typedef struct cnClipVertex
-{
-	// position in the reference box frame
-	double p[3];
-	// key naming the feature pair that made this vertex
-	uint32_t key;
-	// label of the polygon edge leaving this vertex
-	uint32_t edge;
-} cnClipVertex;
 
 static double cnSign( double x )
 {
@@ -61,148 +48,6 @@ static double cnSign( double x )
 static double cnClampD( double x, double lo, double hi )
 {
 	return x < lo ? lo : ( x > hi ? hi : x );
-}
-
-// Distance of v outside the plane sign * p[axis] <= limit, after snapping v onto the plane when
-// it is outside by no more than slack.
-static double cnPlaneDistance( cnClipVertex* v, int axis, double sign, double limit, double slack )
-{
-	double d = sign * v->p[axis] - limit;
-	if ( d > 0.0 && d <= slack )
-	{
-		v->p[axis] = sign * limit;
-		d = 0.0;
-	}
-	return d;
-}
-
-// Clips polygon in[count] by the plane sign * p[axis] <= limit (label), writing out; returns the
-// new count. A vertex on the plane (or snapped onto it) is kept and makes no new vertex.
-static int cnClipByPlane( const cnClipVertex* in, int count, int axis, double sign, double limit, double slack,
-						  uint32_t label, cnClipVertex* out )
-{
-	int outCount = 0;
-	cnClipVertex prev = in[count - 1];
-	double dp = cnPlaneDistance( &prev, axis, sign, limit, slack );
-	for ( int i = 0; i < count; ++i )
-	{
-		cnClipVertex cur = in[i];
-		double dc = cnPlaneDistance( &cur, axis, sign, limit, slack );
-		if ( ( dp < 0.0 && dc > 0.0 ) || ( dp > 0.0 && dc < 0.0 ) )
-		{
-			// the segment prev -> cur lies on the line prev.edge; the crossing lies on it and on
-			// this plane
-			double t = dp / ( dp - dc );
-			cnClipVertex x;
-			for ( int k = 0; k < 3; ++k )
-			{
-				x.p[k] = prev.p[k] + t * ( cur.p[k] - prev.p[k] );
-			}
-			// pin the coordinate onto the plane exactly
-			x.p[axis] = sign * limit;
-			uint32_t lo = prev.edge < label ? prev.edge : label;
-			uint32_t hi = prev.edge < label ? label : prev.edge;
-			x.key = 8u * lo + hi;
-			// leaving: the output runs along the plane to the next crossing; entering: along the
-			// old edge
-			x.edge = dc > 0.0 ? label : prev.edge;
-			out[outCount++] = x;
-		}
-		if ( dc <= 0.0 )
-		{
-			out[outCount++] = cur;
-		}
-		prev = cur;
-		dp = dc;
-	}
-	return outCount;
-}
-
-// Picks at most four of count candidates (2D coordinates u, v in the reference face plane):
-// the deepest, the one farthest from it, the one making the largest triangle with those two,
-// and the one adding the most area outside that triangle. Returns the kept count.
-static int cnReducePoints( const double* u, const double* v, const double* sep, int count, double size, int* keep )
-{
-	double minSep = sep[0];
-	for ( int i = 1; i < count; ++i )
-	{
-		minSep = sep[i] < minSep ? sep[i] : minSep;
-	}
-	// among nearly equally deep points the first wins, so a flat contact keeps its choice
-	int i0 = 0;
-	while ( sep[i0] > minSep + CN_DEPTH_TOL * size )
-	{
-		++i0;
-	}
-	keep[0] = i0;
-
-	double lengthTol = 1e-6 * size;
-	int i1 = -1;
-	double best = lengthTol * lengthTol;
-	for ( int i = 0; i < count; ++i )
-	{
-		double du = u[i] - u[i0], dv = v[i] - v[i0];
-		double dd = du * du + dv * dv;
-		if ( dd > best )
-		{
-			best = dd;
-			i1 = i;
-		}
-	}
-	if ( i1 < 0 )
-	{
-		return 1;
-	}
-	keep[1] = i1;
-
-	double eu = u[i1] - u[i0], ev = v[i1] - v[i0];
-	double areaTol = lengthTol * sqrt( best );
-	int i2 = -1;
-	double bestArea = areaTol;
-	double sign = 1.0;
-	for ( int i = 0; i < count; ++i )
-	{
-		double area = eu * ( v[i] - v[i0] ) - ev * ( u[i] - u[i0] );
-		if ( fabs( area ) > bestArea )
-		{
-			bestArea = fabs( area );
-			sign = cnSign( area );
-			i2 = i;
-		}
-	}
-	if ( i2 < 0 )
-	{
-		return 2;
-	}
-	keep[2] = i2;
-
-	// the triangle i0 i1 i2 turns by sign; a point outside an edge has the opposite sign
-	int tri[3] = { i0, i1, i2 };
-	int i3 = -1;
-	double bestAdded = areaTol;
-	for ( int i = 0; i < count; ++i )
-	{
-		if ( i == i0 || i == i1 || i == i2 )
-		{
-			continue;
-		}
-		for ( int e = 0; e < 3; ++e )
-		{
-			int a = tri[e], b = tri[( e + 1 ) % 3];
-			double added = -sign * ( ( u[b] - u[a] ) * ( v[i] - v[a] ) - ( v[b] - v[a] ) * ( u[i] - u[a] ) );
-			if ( added > bestAdded )
-			{
-				bestAdded = added;
-				i3 = i;
-			}
-		}
-	}
-	if ( i3 < 0 )
-	{
-		return 3;
-	}
-	keep[3] = i3;
-	return 4;
 }
 
 // Face contact. The reference box (half extents hR) sits at the origin of its frame; the incident
@@ -233,78 +78,59 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 	}
 	static const double su[4] = { 1.0, -1.0, -1.0, 1.0 };
 	static const double sv[4] = { 1.0, 1.0, -1.0, -1.0 };
-	cnClipVertex bufA[CN_MAX_CLIP], bufB[CN_MAX_CLIP];
+	cnClipVertex face[CN_CLIP_MAX_VERTICES], scratch[CN_CLIP_MAX_VERTICES];
 	for ( int q = 0; q < 4; ++q )
 	{
 		// reversed order on the negative face keeps the winding about the outward normal
 		int w = sI > 0.0 ? q : 3 - q;
 		double a = su[w], b = sv[w];
-		for ( int r = 0; r < 3; ++r )
-		{
-			bufA[q].p[r] = fc[r] + a * ex[r] + b * ey[r];
-		}
+		face[q].p = cnV3( fc[0] + a * ex[0] + b * ey[0], fc[1] + a * ex[1] + b * ey[1], fc[2] + a * ex[2] + b * ey[2] );
 		// box vertex id: bit r set when the vertex is on the positive side of incident axis r
 		double s3[3];
 		s3[k] = sI;
 		s3[k1] = a;
 		s3[k2] = b;
 		uint32_t vid = ( s3[0] > 0.0 ? 1u : 0u ) | ( s3[1] > 0.0 ? 2u : 0u ) | ( s3[2] > 0.0 ? 4u : 0u );
-		bufA[q].key = CN_VERTEX_KEY + vid;
-		bufA[q].edge = (uint32_t)q;
+		face[q].key = CN_VERTEX_KEY + vid;
+		face[q].edge = (uint32_t)q;
 	}
 
-	// clip against the four side planes of the reference face
+	// clip against the four side planes of the reference face: coordinate planes of this frame,
+	// so clipped and snapped points land on them exactly
 	int j1 = cnNext[i], j2 = cnPrev[i];
-	double slack = CN_CLIP_SLACK * size;
-	cnClipVertex* src = bufA;
-	cnClipVertex* dst = bufB;
-	int count = 4;
 	static const double planeSign[4] = { 1.0, -1.0, 1.0, -1.0 };
-	for ( int plane = 0; plane < 4 && count > 0; ++plane )
+	cnClipPlane planes[4];
+	for ( int plane = 0; plane < 4; ++plane )
 	{
 		int axis = plane < 2 ? j1 : j2;
-		double sign = planeSign[plane];
-		// most planes cut nothing (a small box on a large one, equal boxes flush): then just snap
-		bool cuts = false;
-		for ( int q = 0; q < count; ++q )
-		{
-			cuts = cuts || sign * src[q].p[axis] - hR[axis] > slack;
-		}
-		if ( cuts == false )
-		{
-			for ( int q = 0; q < count; ++q )
-			{
-				cnPlaneDistance( src + q, axis, sign, hR[axis], slack );
-			}
-			continue;
-		}
-		count = cnClipByPlane( src, count, axis, sign, hR[axis], slack, 4u + (uint32_t)plane, dst );
-		cnClipVertex* t = src;
-		src = dst;
-		dst = t;
+		double pn[3] = { 0.0, 0.0, 0.0 };
+		pn[axis] = planeSign[plane];
+		planes[plane].normal = cnV3( pn[0], pn[1], pn[2] );
+		planes[plane].offset = hR[axis];
+		planes[plane].label = 4u + (uint32_t)plane;
+		planes[plane].axis = axis;
 	}
-	// the result is in src
-
-	// separations from the reference face plane; keep those within reach
-	double u[CN_MAX_CLIP], v[CN_MAX_CLIP], sep[CN_MAX_CLIP];
-	int index[CN_MAX_CLIP];
-	int n = 0;
-	for ( int q = 0; q < count; ++q )
-	{
-		double s = sR * src[q].p[i] - hR[i];
-		if ( s <= maxDistance )
-		{
-			u[n] = src[q].p[j1];
-			v[n] = src[q].p[j2];
-			sep[n] = s;
-			index[n] = q;
-			++n;
-		}
-	}
+	// in place: face holds the clipped polygon afterwards
+	int count = cnClipPolygon( face, 4, planes, 4, CN_CLIP_SLACK * size, scratch );
 
 	uint32_t refFace = (uint32_t)( 2 * i + ( sR > 0.0 ? 1 : 0 ) );
 	uint32_t incFace = (uint32_t)( 2 * k + ( sI > 0.0 ? 1 : 0 ) );
-	uint32_t idBase = ( incFace << 7 ) | ( refFace << 10 ) | ( refIsB ? 1u << 13 : 0u );
+	uint32_t idBase = ( incFace << 17 ) | ( refFace << 20 ) | ( refIsB ? 1u << 23 : 0u );
+
+	// separations from the reference face plane; keep those within reach
+	cnClipPoint candidates[CN_CLIP_MAX_VERTICES];
+	int n = 0;
+	for ( int q = 0; q < count; ++q )
+	{
+		double s = sR * cnGet( face[q].p, i ) - hR[i];
+		if ( s <= maxDistance )
+		{
+			candidates[n].point = face[q].p;
+			candidates[n].separation = s;
+			candidates[n].id = idBase | face[q].key;
+			++n;
+		}
+	}
 
 	if ( n == 0 )
 	{
@@ -329,40 +155,38 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 		{
 			return 0;
 		}
-		src[0].p[0] = p[0];
-		src[0].p[1] = p[1];
-		src[0].p[2] = p[2];
-		src[0].key = CN_FALLBACK_KEY;
-		sep[0] = s;
-		index[0] = 0;
+		candidates[0].point = cnV3( p[0], p[1], p[2] );
+		candidates[0].separation = s;
+		candidates[0].id = idBase | CN_FALLBACK_KEY;
 		n = 1;
-	}
-
-	int keep[4] = { 0, 1, 2, 3 };
-	int kept = n;
-	if ( n > 4 )
-	{
-		kept = cnReducePoints( u, v, sep, n, size, keep );
 	}
 
 	double nr[3] = { 0.0, 0.0, 0.0 };
 	nr[i] = sR;
 	cnVec3 nR = cnV3( nr[0], nr[1], nr[2] );
+
+	// up to four points keep the clipping's order; more are reduced to the deepest and those
+	// spanning the largest area
+	int keep[CN_MAX_MANIFOLD_POINTS] = { 0, 1, 2, 3 };
+	int kept = n;
+	if ( n > CN_MAX_MANIFOLD_POINTS )
+	{
+		kept = cnReduceManifoldPoints( candidates, n, nR, CN_DEPTH_TOL * size, 1e-6 * size, keep );
+	}
+
 	// one rotation matrix serves all the points
 	cnMat3 rw = cnMat3FromQuat( xfR.q );
 	cnVec3 normal = cnMulMV( rw, nR );
 	m->normal = refIsB ? cnNeg( normal ) : normal;
 	for ( int q = 0; q < kept; ++q )
 	{
-		int idx = keep[q];
-		const cnClipVertex* cv = src + index[idx];
+		const cnClipPoint* cp = candidates + keep[q];
 		// midway between the incident point and its projection onto the reference face
-		cnVec3 p = cnV3( cv->p[0], cv->p[1], cv->p[2] );
-		p = cnMulSub( p, 0.5 * sep[idx], nR );
+		cnVec3 p = cnMulSub( cp->point, 0.5 * cp->separation, nR );
 		cnManifoldPoint* mp = m->points + q;
 		mp->point = cnAdd( cnMulMV( rw, p ), xfR.p );
-		mp->separation = sep[idx];
-		mp->id = idBase | cv->key;
+		mp->separation = cp->separation;
+		mp->id = cp->id;
 	}
 	return kept;
 }

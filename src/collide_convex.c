@@ -2,8 +2,9 @@
 // General convex narrow phase, used for cylinders: GJK/EPA gives the normal and the deepest point,
 // then the supporting features of both shapes along that normal (a face, a segment or a point) are
 // clipped against each other to get a manifold of up to four points, as Jolt's
-// ManifoldBetweenTwoFaces does. A resting cylinder needs those several points: one point per step
-// would let it rock on its rim.
+// ManifoldBetweenTwoFaces does (the clipping and the reduction to four points are in
+// collide_clip.c, shared with the box-box routine). A resting cylinder needs those several points:
+// one point per step would let it rock on its rim.
 //
 // Everything is computed in the frame of shape A and moved to the world at the end.
 #include "gjk.h"
@@ -14,8 +15,6 @@
 // cylinder frame so each vertex keeps its feature id from step to step.
 #define CN_CAP_VERTICES 16
 #define CN_FEATURE_MAX_VERTICES 16
-// Clipping a convex n-gon by m planes leaves at most n + m vertices.
-#define CN_CLIP_MAX_VERTICES ( 2 * CN_FEATURE_MAX_VERTICES + 4 )
 
 // A cylinder offers its cap when its axis is within about 11.5 degrees of the normal
 // (cos = 0.98). Up to that tilt the inscribed polygon misses the lowest rim point by at most
@@ -82,22 +81,6 @@ typedef struct cnFeature
 	// face id, unique within the shape type (below 8)
 	uint32_t faceId;
 } cnFeature;
-
-// A point of a clipped feature with a key naming the two lines it lies on (see cnClipPolygon).
-typedef struct cnClipVertex
-{
-	cnVec3 p;
-	uint32_t key;
-	// label of the edge that leaves this vertex (polygons being clipped)
-	uint32_t edge;
-} cnClipVertex;
-
-typedef struct cnCandidate
-{
-	cnVec3 point;
-	double separation;
-	uint32_t id;
-} cnCandidate;
 
 // Feature of shape g (placed at xf in A's frame) farthest along the unit direction d.
 static void cnMakeFeature( const cnGeometry* g, cnTransform xf, cnVec3 d, cnFeature* f )
@@ -198,113 +181,9 @@ static void cnMakeFeature( const cnGeometry* g, cnTransform xf, cnVec3 d, cnFeat
 	}
 }
 
-// Key of a point lying on the lines labelled l1 and l2: the unordered pair, so that the same
-// crossing gets the same key whichever way it was found.
-static uint32_t cnCrossingKey( uint32_t l1, uint32_t l2 )
-{
-	return l1 < l2 ? ( l1 << 8 ) | l2 : ( l2 << 8 ) | l1;
-}
-
-// Clips the incident polygon by the planes {x : dot(planeNormal[i], x) <= planeOffset[i]}.
-// Line labels: incident edge starting at vertex v is 1 + v; plane i carries planeLabel[i] (>= 128).
-// An original vertex v keeps the key 0x10000 | v; a new vertex gets the key of the incident edge
-// or earlier plane it lies on and the cutting plane.
-static int cnClipPolygon( const cnFeature* inc, const cnVec3* planeNormal, const double* planeOffset,
-						  const uint32_t* planeLabel, int planeCount, cnClipVertex* out )
-{
-	cnClipVertex bufA[CN_CLIP_MAX_VERTICES], bufB[CN_CLIP_MAX_VERTICES];
-	cnClipVertex* src = bufA;
-	cnClipVertex* dst = bufB;
-	int count = inc->count;
-	for ( int i = 0; i < count; ++i )
-	{
-		src[i].p = inc->points[i];
-		src[i].key = 0x10000u | inc->ids[i];
-		src[i].edge = 1u + inc->ids[i];
-	}
-
-	for ( int k = 0; k < planeCount && count > 0; ++k )
-	{
-		cnVec3 sn = planeNormal[k];
-		double so = planeOffset[k];
-		int outCount = 0;
-		cnClipVertex prev = src[count - 1];
-		double dp = cnDot( sn, prev.p ) - so;
-		for ( int i = 0; i < count; ++i )
-		{
-			cnClipVertex cur = src[i];
-			double dc = cnDot( sn, cur.p ) - so;
-			// a crossing strictly between the two vertices (an end on the plane is kept as is)
-			if ( ( dp < 0.0 && dc > 0.0 ) || ( dp > 0.0 && dc < 0.0 ) )
-			{
-				double t = dp / ( dp - dc );
-				cnClipVertex x;
-				x.p = cnLerp( prev.p, cur.p, t );
-				x.key = cnCrossingKey( prev.edge, planeLabel[k] );
-				// leaving: the new edge runs along the plane; entering: it goes on along the old edge
-				x.edge = dc > 0.0 ? planeLabel[k] : prev.edge;
-				if ( outCount < CN_CLIP_MAX_VERTICES )
-				{
-					dst[outCount++] = x;
-				}
-			}
-			if ( dc <= 0.0 && outCount < CN_CLIP_MAX_VERTICES )
-			{
-				dst[outCount++] = cur;
-			}
-			prev = cur;
-			dp = dc;
-		}
-		cnClipVertex* t = src;
-		src = dst;
-		dst = t;
-		count = outCount;
-	}
-
-	for ( int i = 0; i < count; ++i )
-	{
-		out[i] = src[i];
-	}
-	return count;
-}
-
-// Clips the incident segment by the same kind of planes.
-static int cnClipSegment( const cnFeature* inc, const cnVec3* planeNormal, const double* planeOffset,
-						  const uint32_t* planeLabel, int planeCount, cnClipVertex* out )
-{
-	cnClipVertex v[2];
-	uint32_t line = 1u + inc->ids[0];
-	for ( int i = 0; i < 2; ++i )
-	{
-		v[i].p = inc->points[i];
-		v[i].key = 0x10000u | inc->ids[i];
-		v[i].edge = line;
-	}
-	for ( int k = 0; k < planeCount; ++k )
-	{
-		double d0 = cnDot( planeNormal[k], v[0].p ) - planeOffset[k];
-		double d1 = cnDot( planeNormal[k], v[1].p ) - planeOffset[k];
-		if ( d0 > 0.0 && d1 > 0.0 )
-		{
-			return 0;
-		}
-		if ( d0 > 0.0 || d1 > 0.0 )
-		{
-			int i = d0 > 0.0 ? 0 : 1;
-			double t = d0 / ( d0 - d1 );
-			v[i].p = cnLerp( v[0].p, v[1].p, t );
-			v[i].key = cnCrossingKey( line, planeLabel[k] );
-		}
-	}
-	out[0] = v[0];
-	out[1] = v[1];
-	return 2;
-}
-
 // Side planes of a reference polygon: each contains an edge and the normal n, facing outwards,
 // so clipping by them keeps what overlaps the polygon seen along n.
-static int cnPolygonSidePlanes( const cnFeature* ref, cnVec3 n, cnVec3* planeNormal, double* planeOffset,
-								uint32_t* planeLabel )
+static int cnPolygonSidePlanes( const cnFeature* ref, cnVec3 n, cnClipPlane* planes )
 {
 	// looking along the polygon's own normal, the edge cross normal points outwards
 	cnVec3 up = cnDot( ref->normal, n ) >= 0.0 ? n : cnNeg( n );
@@ -318,9 +197,10 @@ static int cnPolygonSidePlanes( const cnFeature* ref, cnVec3 n, cnVec3* planeNor
 		{
 			continue;
 		}
-		planeNormal[count] = s;
-		planeOffset[count] = cnDot( s, a );
-		planeLabel[count] = 128u + ref->ids[i];
+		planes[count].normal = s;
+		planes[count].offset = cnDot( s, a );
+		planes[count].label = 128u + ref->ids[i];
+		planes[count].axis = -1;
 		++count;
 	}
 	return count;
@@ -329,7 +209,7 @@ static int cnPolygonSidePlanes( const cnFeature* ref, cnVec3 n, cnVec3* planeNor
 // Separation along n of each clipped incident point from the reference surface, keeping the
 // points within maxDistance. The reference surface is the plane through refOrigin with normal m.
 static int cnMakeCandidates( const cnClipVertex* v, int count, cnVec3 refOrigin, cnVec3 m, cnVec3 n, bool refIsA,
-							 uint32_t idBase, double maxDistance, cnCandidate* out )
+							 uint32_t idBase, double maxDistance, cnClipPoint* out )
 {
 	double mn = cnDot( m, n );
 	if ( fabs( mn ) < 1e-6 )
@@ -348,7 +228,7 @@ static int cnMakeCandidates( const cnClipVertex* v, int count, cnVec3 refOrigin,
 		{
 			continue;
 		}
-		cnCandidate* c = out + outCount++;
+		cnClipPoint* c = out + outCount++;
 		c->point = cnMulAdd( q, 0.5 * s, n );
 		c->separation = separation;
 		c->id = idBase | v[i].key;
@@ -357,18 +237,15 @@ static int cnMakeCandidates( const cnClipVertex* v, int count, cnVec3 refOrigin,
 }
 
 // Manifold candidates from the two features; 0 when the features give none.
-static int cnClipFeatures( const cnFeature* fa, const cnFeature* fb, cnVec3 n, double maxDistance, cnCandidate* out )
+static int cnClipFeatures( const cnFeature* fa, const cnFeature* fb, cnVec3 n, double maxDistance, cnClipPoint* out )
 {
 	if ( fa->count < 2 || fb->count < 2 )
 	{
 		return 0;
 	}
 
-	cnVec3 planeNormal[CN_FEATURE_MAX_VERTICES];
-	double planeOffset[CN_FEATURE_MAX_VERTICES];
-	uint32_t planeLabel[CN_FEATURE_MAX_VERTICES];
-	cnClipVertex clipped[CN_CLIP_MAX_VERTICES];
-	int clipCount;
+	cnClipPlane planes[CN_FEATURE_MAX_VERTICES];
+	int planeCount;
 	const cnFeature* ref;
 	const cnFeature* inc;
 	bool refIsA;
@@ -383,15 +260,7 @@ static int cnClipFeatures( const cnFeature* fa, const cnFeature* fb, cnVec3 n, d
 		ref = refIsA ? fa : fb;
 		inc = refIsA ? fb : fa;
 		refNormal = ref->normal;
-		int planeCount = cnPolygonSidePlanes( ref, n, planeNormal, planeOffset, planeLabel );
-		if ( inc->count >= 3 )
-		{
-			clipCount = cnClipPolygon( inc, planeNormal, planeOffset, planeLabel, planeCount, clipped );
-		}
-		else
-		{
-			clipCount = cnClipSegment( inc, planeNormal, planeOffset, planeLabel, planeCount, clipped );
-		}
+		planeCount = cnPolygonSidePlanes( ref, n, planes );
 	}
 	else
 	{
@@ -409,112 +278,26 @@ static int cnClipFeatures( const cnFeature* fa, const cnFeature* fb, cnVec3 n, d
 		ref = fa;
 		inc = fb;
 		// end planes of A's segment, and the plane holding it that faces n
-		planeNormal[0] = cnNeg( pa );
-		planeOffset[0] = -cnDot( pa, fa->points[0] );
-		planeLabel[0] = 128u + fa->ids[0];
-		planeNormal[1] = pa;
-		planeOffset[1] = cnDot( pa, fa->points[1] );
-		planeLabel[1] = 128u + fa->ids[1];
+		planes[0] = ( cnClipPlane ){ cnNeg( pa ), -cnDot( pa, fa->points[0] ), 128u + fa->ids[0], -1 };
+		planes[1] = ( cnClipPlane ){ pa, cnDot( pa, fa->points[1] ), 128u + fa->ids[1], -1 };
+		planeCount = 2;
 		cnVec3 ua = cnNormalize( ea );
 		refNormal = cnNormalize( cnMulSub( n, cnDot( n, ua ), ua ) );
-		clipCount = cnClipSegment( inc, planeNormal, planeOffset, planeLabel, 2, clipped );
 	}
+
+	// the incident feature: a polygon's vertex v keeps the key 0x10000 | v and its edge from v
+	// is line 1 + v; both ends of a segment lie on the line of its first vertex
+	cnClipVertex clipped[CN_CLIP_MAX_VERTICES], scratch[CN_CLIP_MAX_VERTICES];
+	for ( int i = 0; i < inc->count; ++i )
+	{
+		clipped[i].p = inc->points[i];
+		clipped[i].key = 0x10000u | inc->ids[i];
+		clipped[i].edge = 1u + inc->ids[inc->count == 2 ? 0 : i];
+	}
+	int clipCount = cnClipPolygon( clipped, inc->count, planes, planeCount, 0.0, scratch );
 
 	uint32_t idBase = ( inc->faceId << 17 ) | ( ref->faceId << 20 ) | ( refIsA ? 0u : 1u << 23 );
 	return cnMakeCandidates( clipped, clipCount, ref->points[0], refNormal, n, refIsA, idBase, maxDistance, out );
-}
-
-// Keeps at most four candidates: the deepest, the one farthest from it, then the two that add
-// the most area, all measured in the plane perpendicular to n. Returns the kept count.
-static int cnReduceCandidates( const cnCandidate* c, int count, cnVec3 n, double scale, int* keep )
-{
-	// deepest point, where separations within sepTol count as equal and the first one wins: a
-	// resting flat contact then keeps the same four points (and ids) from step to step instead of
-	// following rounding noise
-	double sepTol = CN_DEPTH_TOLERANCE * scale;
-	double lengthTol = 1e-6 * scale;
-	double minSep = c[0].separation;
-	for ( int i = 1; i < count; ++i )
-	{
-		minSep = c[i].separation < minSep ? c[i].separation : minSep;
-	}
-	int i0 = 0;
-	while ( c[i0].separation > minSep + sepTol )
-	{
-		++i0;
-	}
-	keep[0] = i0;
-	cnVec3 p0 = c[i0].point;
-
-	int i1 = -1;
-	double best = lengthTol * lengthTol;
-	for ( int i = 0; i < count; ++i )
-	{
-		cnVec3 d = cnSub( c[i].point, p0 );
-		d = cnMulSub( d, cnDot( d, n ), n );
-		double dd = cnLengthSquared( d );
-		if ( dd > best )
-		{
-			best = dd;
-			i1 = i;
-		}
-	}
-	if ( i1 < 0 )
-	{
-		return 1;
-	}
-	keep[1] = i1;
-	cnVec3 e01 = cnSub( c[i1].point, p0 );
-
-	// largest triangle: signed area about n
-	int i2 = -1;
-	double bestArea = lengthTol * sqrt( best );
-	double sign = 1.0;
-	for ( int i = 0; i < count; ++i )
-	{
-		double area = cnDot( cnCross( e01, cnSub( c[i].point, p0 ) ), n );
-		if ( fabs( area ) > bestArea )
-		{
-			bestArea = fabs( area );
-			sign = area >= 0.0 ? 1.0 : -1.0;
-			i2 = i;
-		}
-	}
-	if ( i2 < 0 )
-	{
-		return 2;
-	}
-	keep[2] = i2;
-
-	// the point adding the most area outside one of the triangle's edges
-	int tri[3] = { i0, i1, i2 };
-	int i3 = -1;
-	double bestAdded = lengthTol * sqrt( best );
-	for ( int i = 0; i < count; ++i )
-	{
-		if ( i == i0 || i == i1 || i == i2 )
-		{
-			continue;
-		}
-		for ( int e = 0; e < 3; ++e )
-		{
-			cnVec3 a = c[tri[e]].point;
-			cnVec3 b = c[tri[( e + 1 ) % 3]].point;
-			// with the triangle counter-clockwise about sign * n, outside an edge is negative area
-			double added = -sign * cnDot( cnCross( cnSub( b, a ), cnSub( c[i].point, a ) ), n );
-			if ( added > bestAdded )
-			{
-				bestAdded = added;
-				i3 = i;
-			}
-		}
-	}
-	if ( i3 < 0 )
-	{
-		return 3;
-	}
-	keep[3] = i3;
-	return 4;
 }
 
 void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
@@ -541,7 +324,7 @@ void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
 	cnMakeFeature( a, cnTransform_identity, n, &fa );
 	cnMakeFeature( b, xf, cnNeg( n ), &fb );
 
-	cnCandidate candidates[CN_CLIP_MAX_VERTICES + 1];
+	cnClipPoint candidates[CN_CLIP_MAX_VERTICES + 1];
 	int count = cnClipFeatures( &fa, &fb, n, maxDistance, candidates );
 
 	m->normal = cnRotate( xfA.q, n );
@@ -567,17 +350,19 @@ void cnCollideConvex( const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
 	}
 	if ( minSeparation > out.distance + CN_DEPTH_TOLERANCE * scale )
 	{
-		cnCandidate* c = candidates + count++;
+		cnClipPoint* c = candidates + count++;
 		c->point = cnLerp( out.pointA, out.pointB, 0.5 );
 		c->separation = out.distance;
 		c->id = CN_WITNESS_ID;
 	}
 
-	int keep[4];
-	int kept = cnReduceCandidates( candidates, count, n, scale, keep );
+	// the reduction runs even on four or fewer: it puts the deepest first and drops a point that
+	// coincides with another (the witness beside a clipped point, a segment clipped to its end)
+	int keep[CN_MAX_MANIFOLD_POINTS];
+	int kept = cnReduceManifoldPoints( candidates, count, n, CN_DEPTH_TOLERANCE * scale, 1e-6 * scale, keep );
 	for ( int i = 0; i < kept; ++i )
 	{
-		const cnCandidate* c = candidates + keep[i];
+		const cnClipPoint* c = candidates + keep[i];
 		cnManifoldPoint* mp = m->points + i;
 		mp->point = cnTransformPoint( xfA, c->point );
 		mp->separation = c->separation;

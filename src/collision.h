@@ -140,3 +140,55 @@ void cnFreeGeometry( cnGeometry* g );
 
 /// Support point of a convex shape (not a plane) in its own frame: the point farthest along d.
 cnVec3 cnSupport( const cnGeometry* g, cnVec3 d );
+
+// Face clipping shared by the box-box and convex narrow phases (collide_clip.c).
+
+/// Most vertices cnClipPolygon keeps: a 16-gon (a cylinder cap) cut by 16 side planes gains at
+/// most one vertex a plane, 32 in all.
+#define CN_CLIP_MAX_VERTICES 36
+
+/// A vertex of a polygon being clipped.
+typedef struct cnClipVertex
+{
+	cnVec3 p;
+	/// the features that made the vertex: the caller's key (at least 0x10000) for an input
+	/// vertex, (lo << 8) | hi of the two line labels for a crossing
+	uint32_t key;
+	/// label (below 256) of the line from this vertex to the next: an incident edge or a plane
+	uint32_t edge;
+} cnClipVertex;
+
+/// A clip plane keeping the half-space dot(normal, x) <= offset.
+typedef struct cnClipPlane
+{
+	cnVec3 normal;
+	double offset;
+	/// label of the plane's line in crossing keys, below 256 and distinct from the edge labels
+	uint32_t label;
+	/// 0, 1 or 2 when normal is exactly +-e_axis, so that crossings land exactly on the plane;
+	/// -1 otherwise
+	int axis;
+} cnClipPlane;
+
+/// A candidate manifold point.
+typedef struct cnClipPoint
+{
+	cnVec3 point;
+	double separation;
+	uint32_t id;
+} cnClipPoint;
+
+/// Clips a convex polygon (count >= 3, any winding) or a segment (count 2, both edges labelled
+/// with its line) in place by the planes in order; poly and scratch (working space) both hold
+/// CN_CLIP_MAX_VERTICES. A vertex outside a plane by no more than slack is snapped onto it
+/// instead of being clipped. Returns the count left in poly.
+int cnClipPolygon( cnClipVertex* poly, int count, const cnClipPlane* planes, int planeCount, double slack,
+				   cnClipVertex* scratch );
+
+/// Picks at most CN_MAX_MANIFOLD_POINTS of count candidates, all measured in the plane
+/// perpendicular to the unit normal: the deepest (the first within depthTolerance of the
+/// deepest), the farthest from it, the one making the largest triangle with those two, and the
+/// one adding the most area outside that triangle; points closer than lengthTolerance add
+/// nothing. Writes the indices to keep and returns how many.
+int cnReduceManifoldPoints( const cnClipPoint* c, int count, cnVec3 normal, double depthTolerance,
+							double lengthTolerance, int keep[CN_MAX_MANIFOLD_POINTS] );

@@ -10,6 +10,7 @@
 // are for one impact, so each case checks the velocities after the first step.
 #include "cairn/cairn.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <math.h>
 #include <string.h>
@@ -54,22 +55,13 @@ static cnWorld* makeWorld( const Config* config )
 
 static cnMaterialId elasticMaterial( cnWorld* world )
 {
-	cnMaterialDef md = cnDefaultMaterialDef();
-	md.friction = 0.0;
-	md.restitution = 1.0;
-	return cnWorld_CreateMaterial( world, &md );
+	return tbMaterial( world, 0.0, 1.0 );
 }
 
+// a unit sphere of unit mass
 static cnBodyId addBall( cnWorld* world, cnVec3 position, cnVec3 velocity, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	bd.linearVelocity = velocity;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.radius = 1.0;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
+	cnBodyId id = tbSphere( world, cnBody_dynamic, position, velocity, 1.0, material );
 	CHECK( cnBody_SetMass( world, id, 1.0 ) );
 	return id;
 }
@@ -277,15 +269,7 @@ static void reflectionCap( void )
 		cnBodyId ball = addBall( world, cnVec3_zero, cnV3( 1.0, 0, 0 ), m );
 		for ( int side = -1; side <= 1; side += 2 )
 		{
-			cnBodyDef bd = cnDefaultBodyDef();
-			bd.type = cnBody_static;
-			bd.position = cnV3( side * 2.0, 0, 0 );
-			cnBodyId wall = cnWorld_CreateBody( world, &bd );
-			cnShapeDef sd = cnDefaultShapeDef();
-			sd.type = cnShape_box;
-			sd.halfExtents = cnV3( 1.0, 2.0, 2.0 );
-			sd.material = m;
-			CHECK( cnCreateShape( world, wall, &sd ).index >= 0 );
+			tbBox( world, cnBody_static, cnV3( side * 2.0, 0, 0 ), cnQuat_identity, cnVec3_zero, cnV3( 1.0, 2.0, 2.0 ), m );
 		}
 		bool ok = cnWorld_Step( world, 1.0 / 60.0 );
 		CHECK( ok == false );

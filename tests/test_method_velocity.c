@@ -10,6 +10,7 @@
 #include "cairn/fosssim.h"
 #include "method_velocity.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,53 +55,24 @@ static cnWorld* makeWorld( const Config* config, cnVec3 gravity )
 
 static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
 {
-	cnMaterialDef md = cnDefaultMaterialDef();
-	md.friction = friction;
-	md.restitution = restitution;
-	return cnWorld_CreateMaterial( world, &md );
+	return tbMaterial( world, friction, restitution );
 }
 
 static cnBodyId addPlane( cnWorld* world, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_static;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_plane;
-	sd.normal = cnV3( 0, 0, 1 );
-	sd.offset = 0.0;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbPlane( world, cnV3( 0, 0, 1 ), material );
 }
 
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnVec3 velocity, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	bd.linearVelocity = velocity;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.radius = radius;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbSphere( world, cnBody_dynamic, position, velocity, radius, material );
 }
 
+// static boxes here are always created at rest (tbBody ignores a static body's velocity)
 static cnBodyId addBox( cnWorld* world, cnBodyType type, cnVec3 position, cnVec3 halfExtents, cnVec3 velocity,
 						cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = type;
-	bd.position = position;
-	bd.linearVelocity = velocity;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_box;
-	sd.halfExtents = halfExtents;
-	sd.material = material;
-	CHECK( cnCreateShape( world, id, &sd ).index >= 0 );
-	return id;
+	return tbBox( world, type, position, cnQuat_identity, velocity, halfExtents, material );
 }
 
 static bool step( cnWorld* world, double h, const char* label )
@@ -282,15 +254,12 @@ static void restingTable( void )
 		cnWorld* world = makeWorld( configs + c, cnV3( 0, 0, -9.81 ) );
 		cnMaterialId m = addMaterial( world, 0.6, 0.0 );
 		addPlane( world, m );
-		cnBodyDef bd = cnDefaultBodyDef();
-		bd.position = cnV3( 0, 0, 1.0 );
-		cnBodyId table = cnWorld_CreateBody( world, &bd );
 		cnShapeDef sd = cnDefaultShapeDef();
 		sd.type = cnShape_box;
 		sd.material = m;
 		sd.halfExtents = cnV3( 1.0, 1.0, 0.05 );
 		sd.position = cnV3( 0, 0, 0.05 );
-		CHECK( cnCreateShape( world, table, &sd ).index >= 0 );
+		cnBodyId table = tbBody( world, cnBody_dynamic, cnV3( 0, 0, 1.0 ), cnQuat_identity, cnVec3_zero, &sd );
 		const double legX[3] = { 0.8, -0.8, -0.8 }, legY[3] = { 0.0, 0.7, -0.7 };
 		for ( int k = 0; k < 3; ++k )
 		{
@@ -431,18 +400,14 @@ static void painleve( void )
 		addPlane( world, m );
 		cnVec3 axis = cnV3( cos( theta ), 0, sin( theta ) );
 		cnVec3 bottom = cnV3( 0, 0, r );
-		cnBodyDef bd = cnDefaultBodyDef();
-		bd.position = cnMulAdd( bottom, l, axis );
-		// the capsule axis is its local z: turn z onto the rod axis about -y
-		bd.orientation = cnQuatFromAxisAngle( cnV3( 0, 1, 0 ), 0.5 * CN_PI - theta );
-		bd.linearVelocity = cnV3( -2.0, 0, 0 );
-		cnBodyId rod = cnWorld_CreateBody( world, &bd );
 		cnShapeDef sd = cnDefaultShapeDef();
 		sd.type = cnShape_capsule;
 		sd.radius = r;
 		sd.halfHeight = l;
 		sd.material = m;
-		CHECK( cnCreateShape( world, rod, &sd ).index >= 0 );
+		// the capsule axis is its local z: turn z onto the rod axis about -y
+		cnQuat q = cnQuatFromAxisAngle( cnV3( 0, 1, 0 ), 0.5 * CN_PI - theta );
+		cnBodyId rod = tbBody( world, cnBody_dynamic, cnMulAdd( bottom, l, axis ), q, cnV3( -2.0, 0, 0 ), &sd );
 		CHECK( cnDistance( cnRotate( cnBody_GetOrientation( world, rod ), cnV3( 0, 0, 1 ) ), axis ) < 1e-12 );
 		bool ok = true;
 		for ( int i = 0; i < 120 && ok; ++i )
