@@ -252,6 +252,7 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 			return cnSetError( world, "analytic-impulse: more than %d internal steps in one step of %g s",
 							   CN_PENALTY_MAX_STEPS, timeStep );
 		}
+		cnPenaltyRefresh( &sys, timeStep );
 		cnRk45_Prime( rk );
 		double hMax = cnPenaltyStepBound( &sys, rk->y );
 		if ( cnRk45_Step( rk, timeStep, hMax ) != cnRk45_accepted )

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The penalty method (AERO): contacts are stiff spring-dashpots with Coulomb friction, and the
-// bodies' equations of motion are integrated by adaptive Dormand-Prince RK5(4). The contact
-// manifold is recomputed from the geometry at every stage of the integrator, so the force follows
-// the bodies through the step; the world step is one output interval made of as many internal
-// steps as the error tolerance and the motion bound ask. See docs/method-penalty.md.
+// bodies' equations of motion are integrated by adaptive Dormand-Prince RK5(4). The contact points
+// are taken from the narrow phase at the start of every internal step and carried by the bodies
+// through it, so the force follows the bodies smoothly within the step (the narrow phase's choice
+// of points changes only between steps); the world step is one output interval made of as many
+// internal steps as the error tolerance and the motion bound ask. See docs/method-penalty.md.
 #include "penalty.h"
 
 #include <string.h>
@@ -136,13 +137,15 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 	sys->force = cnArena_Alloc( arena, bodySlots * sizeof( cnVec3 ) );
 	sys->torque = cnArena_Alloc( arena, bodySlots * sizeof( cnVec3 ) );
 	sys->modes = cnArena_Alloc( arena, bodySlots * sizeof( double ) );
+	sys->accel = cnArena_Alloc( arena, bodySlots * sizeof( double ) );
 	size_t contactSlots = (size_t)( world->contactCount > 0 ? world->contactCount : 1 );
 	sys->contacts = cnArena_Alloc( arena, contactSlots * sizeof( cnPenaltyContact ) );
+	cnPenaltyPoint* pointPool = cnArena_Alloc( arena, contactSlots * CN_MAX_PAIR_POINTS * sizeof( cnPenaltyPoint ) );
 	sys->y0 = cnArena_Alloc( arena, bodySlots * CN_PENALTY_STRIDE * sizeof( double ) );
 	double* memory = cnArena_Alloc( arena, cnRk45_MemorySize( n ) * sizeof( double ) );
 	if ( sys->bodies == NULL || sys->slot == NULL || sys->minSize == NULL || sys->kinematics == NULL ||
 		 sys->stage == NULL || sys->force == NULL || sys->torque == NULL || sys->modes == NULL ||
-		 sys->contacts == NULL || sys->y0 == NULL || memory == NULL )
+		 sys->accel == NULL || sys->contacts == NULL || pointPool == NULL || sys->y0 == NULL || memory == NULL )
 	{
 		return cnSetError( world, "out of memory in the penalty step" );
 	}
@@ -165,6 +168,8 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 		sys->bodies[k] = i;
 		sys->minSize[k] = cnBodyMinSize( world, b );
 		sys->modes[k] = 0.0;
+		// until the first evaluation of the derivative: gravity and the user force
+		sys->accel[k] = b->gravityScale * cnLength( world->gravity ) + b->invMass * cnLength( b->force );
 		cnVec3 v = b->v, w = b->w;
 		cnProjectPlanar( world, &v, &w );
 		double* s = sys->y0 + CN_PENALTY_STRIDE * k;
@@ -200,6 +205,8 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 		pc->stiffness = cnCombineSeries( ma->stiffness, mb->stiffness );
 		pc->damping = cnCombineSeries( ma->damping, mb->damping );
 		pc->dampingRatio = cnPenaltyDampingRatio( c->restitution );
+		pc->points = pointPool + (size_t)( sys->contactCount - 1 ) * CN_MAX_PAIR_POINTS;
+		pc->pointCount = 0;
 	}
 
 	cnRk45_Init( &sys->rk, n, memory, cnPenaltyDerivative, sys, world->def.errorTolerance );
@@ -289,6 +296,235 @@ double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, c
 	return k > 0.0 ? 1.0 / k : 0.0;
 }
 
+// What the surface point p of shape g (at xf in the world) with outward unit normal d is, and the
+// point that carries it with the body: the centre of the rounding for a rounded surface (a ball
+// rolling on the floor keeps touching it at its bottom, not at the point of the ball that touched
+// first), p itself otherwise.
+static cnPenaltySurface cnClassifySurface( const cnGeometry* g, cnTransform xf, cnVec3 p, cnVec3 d, cnVec3* carrier )
+{
+	*carrier = p;
+	cnVec3 local = cnInvTransformPoint( xf, p );
+	switch ( g->type )
+	{
+		case cnShape_sphere:
+			*carrier = xf.p;
+			return cnPenaltySurface_round;
+		case cnShape_capsule:
+		{
+			cnVec3 core = cnInvTransformPoint( xf, cnMulSub( p, g->radius, d ) );
+			double z = fmax( -g->halfHeight, fmin( g->halfHeight, core.z ) );
+			*carrier = cnTransformPoint( xf, cnV3( 0.0, 0.0, z ) );
+			return cnPenaltySurface_round;
+		}
+		case cnShape_cylinder:
+		{
+			// round where the point is the support point of its circle about the axis along d: on
+			// the side, or the deepest point of a rim; the vertices of a cap's polygon (fixed in the
+			// body) are corners, the inside of a cap is a face
+			double tolerance = 1e-6 * fmax( g->radius, g->halfHeight );
+			cnVec3 dl = cnInvRotate( xf.q, d );
+			double radial = sqrt( dl.x * dl.x + dl.y * dl.y );
+			double rim = sqrt( local.x * local.x + local.y * local.y );
+			if ( radial > 1e-3 && fabs( rim - g->radius ) < tolerance &&
+				 local.x * dl.x + local.y * dl.y > ( 1.0 - 1e-9 ) * rim * radial )
+			{
+				*carrier = cnTransformPoint( xf, cnV3( 0.0, 0.0, local.z ) );
+				return cnPenaltySurface_round;
+			}
+			return rim > g->radius * cos( CN_PI / 16.0 ) - tolerance ? cnPenaltySurface_feature : cnPenaltySurface_face;
+		}
+		case cnShape_box:
+		{
+			// on an edge or a corner when two coordinates are at the box's extent
+			cnVec3 h = g->halfExtents;
+			double tolerance = 1e-6 * fmax( h.x, fmax( h.y, h.z ) );
+			int extremes = ( fabs( local.x ) > h.x - tolerance ) + ( fabs( local.y ) > h.y - tolerance ) +
+						   ( fabs( local.z ) > h.z - tolerance );
+			return extremes >= 2 ? cnPenaltySurface_feature : cnPenaltySurface_face;
+		}
+		case cnShape_plane:
+			return cnPenaltySurface_face;
+		case cnShape_polygon:
+		{
+			// a vertex, or inside an edge (the planar polygon's face)
+			double size = 0.0;
+			for ( int i = 0; i < g->vertexCount; ++i )
+			{
+				size = fmax( size, cnLength( g->vertices[i] ) );
+			}
+			for ( int i = 0; i < g->vertexCount; ++i )
+			{
+				cnVec3 e = cnSub( local, g->vertices[i] );
+				if ( e.x * e.x + e.y * e.y < 1e-12 * size * size )
+				{
+					return cnPenaltySurface_feature;
+				}
+			}
+			return cnPenaltySurface_face;
+		}
+		default:
+			return cnPenaltySurface_feature;
+	}
+}
+
+// Direction from the centre of the rounding to the surface point of shape g (orientation q) whose
+// outward normal is d: d itself for spheres and capsules, its part perpendicular to the axis for a
+// cylinder's side.
+static cnVec3 cnRoundingDirection( const cnGeometry* g, cnQuat q, cnVec3 d )
+{
+	if ( g->type != cnShape_cylinder )
+	{
+		return d;
+	}
+	cnVec3 axis = cnRotate( q, cnV3( 0.0, 0.0, 1.0 ) );
+	cnVec3 radial = cnMulSub( d, cnDot( d, axis ), axis );
+	double length = cnLength( radial );
+	return length > 1e-12 ? cnMulSV( 1.0 / length, radial ) : d;
+}
+
+// World transform of shape s of a body at the pose of p.
+static cnTransform cnStageShapeTransform( const cnBody* body, const cnShape* s, const cnPenaltyBody* p )
+{
+	cnTransform xf = { cnSub( p->center, cnRotate( p->q, body->localCenter ) ), p->q };
+	return cnMulTransforms( xf, s->local );
+}
+
+// Fixes the narrow phase point mp to the bodies at their poses a and b (unless the contact has it
+// already: the speculative query repeats the overlapping points).
+static void cnPenaltyKeepPoint( const cnPenaltySystem* sys, cnPenaltyContact* pc, const cnPenaltyBody* a,
+								const cnPenaltyBody* b, const cnManifoldPoint* mp )
+{
+	for ( int i = 0; i < pc->pointCount; ++i )
+	{
+		const cnPenaltyPoint* pp = pc->points + i;
+		if ( pp->id == mp->id && cnDot( pp->normal, mp->normal ) > 1.0 - 1e-12 )
+		{
+			return;
+		}
+	}
+	if ( pc->pointCount == CN_MAX_PAIR_POINTS )
+	{
+		return;
+	}
+	const cnWorld* world = sys->world;
+	const cnContact* c = world->contacts + pc->contact;
+	const cnShape* sa = world->shapes + c->shapeA;
+	const cnShape* sb = world->shapes + c->shapeB;
+	cnVec3 n = mp->normal;
+	// the surface points on either side of the midpoint
+	cnVec3 pA = cnMulSub( mp->point, 0.5 * mp->separation, n );
+	cnVec3 pB = cnMulAdd( mp->point, 0.5 * mp->separation, n );
+	cnPenaltyPoint* pp = pc->points + pc->pointCount++;
+	pp->normal = n;
+	pp->id = mp->id;
+	cnVec3 carrier;
+	pp->surfaceA =
+		(uint8_t)cnClassifySurface( &sa->geom, cnStageShapeTransform( world->bodies + pc->bodyA, sa, a ), pA, n, &carrier );
+	pp->localA = cnInvRotate( a->q, cnSub( carrier, a->center ) );
+	pp->surfaceB = (uint8_t)cnClassifySurface( &sb->geom, cnStageShapeTransform( world->bodies + pc->bodyB, sb, b ), pB,
+											   cnNeg( n ), &carrier );
+	pp->localB = cnInvRotate( b->q, cnSub( carrier, b->center ) );
+}
+
+// Largest speed and acceleration of a point of a body at the loaded stage (fixed bodies: zero).
+static void cnPointMotion( const cnPenaltySystem* sys, int bodyIndex, const cnPenaltyBody* p, double* speed,
+						   double* accel )
+{
+	const cnBody* body = sys->world->bodies + bodyIndex;
+	int slot = sys->slot[bodyIndex];
+	*speed = cnLength( p->v ) + cnLength( p->w ) * body->maxExtent;
+	*accel = slot >= 0 ? sys->accel[slot] : 0.0;
+}
+
+void cnPenaltyRefresh( cnPenaltySystem* sys, double tEnd )
+{
+	cnRk45* rk = &sys->rk;
+	// the longest the next step can be: the integrator's proposal (which it may stretch by 1 % to
+	// land on tEnd), or what is left of the interval
+	double horizon = tEnd - rk->t;
+	if ( rk->h > 0.0 && 1.01 * rk->h < horizon )
+	{
+		horizon = 1.01 * rk->h;
+	}
+	cnPenaltyLoadStage( sys, rk->t, rk->y );
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		cnPenaltyContact* pc = sys->contacts + i;
+		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+		cnManifoldPoint found[CN_MAX_PAIR_POINTS];
+		pc->pointCount = 0;
+
+		// the overlapping points: the narrow phase picks at most four per manifold among them
+		int count = cnPenaltyCollide( sys, pc, &a, &b, 0.0, found );
+		for ( int k = 0; k < count; ++k )
+		{
+			cnPenaltyKeepPoint( sys, pc, &a, &b, found + k );
+		}
+
+		// and those that can come into contact within the step: the points of either body move at
+		// most (|v| + |w| r_max) h + a h^2 (twice the distance the acceleration gives)
+		double speedA, speedB, accelA, accelB;
+		cnPointMotion( sys, pc->bodyA, &a, &speedA, &accelA );
+		cnPointMotion( sys, pc->bodyB, &b, &speedB, &accelB );
+		double margin = horizon * ( speedA + speedB ) + horizon * horizon * ( accelA + accelB );
+		if ( margin > 0.0 )
+		{
+			count = cnPenaltyCollide( sys, pc, &a, &b, margin, found );
+			for ( int k = 0; k < count; ++k )
+			{
+				cnPenaltyKeepPoint( sys, pc, &a, &b, found + k );
+			}
+		}
+	}
+	cnRk45_Invalidate( rk );
+}
+
+int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
+						  const cnPenaltyBody* b, cnManifoldPoint* points )
+{
+	const cnWorld* world = sys->world;
+	const cnContact* c = world->contacts + pc->contact;
+	const cnShape* sa = world->shapes + c->shapeA;
+	const cnShape* sb = world->shapes + c->shapeB;
+	cnQuat qA = cnMulQuat( a->q, sa->local.q );
+	cnQuat qB = cnMulQuat( b->q, sb->local.q );
+	for ( int i = 0; i < pc->pointCount; ++i )
+	{
+		const cnPenaltyPoint* pp = pc->points + i;
+		cnVec3 n = pp->normal;
+		cnVec3 pA = cnAdd( a->center, cnRotate( a->q, pp->localA ) );
+		if ( pp->surfaceA == cnPenaltySurface_round )
+		{
+			pA = cnMulAdd( pA, sa->geom.radius, cnRoundingDirection( &sa->geom, qA, n ) );
+		}
+		cnVec3 pB = cnAdd( b->center, cnRotate( b->q, pp->localB ) );
+		if ( pp->surfaceB == cnPenaltySurface_round )
+		{
+			pB = cnMulAdd( pB, sb->geom.radius, cnRoundingDirection( &sb->geom, qB, cnNeg( n ) ) );
+		}
+		cnManifoldPoint* mp = points + i;
+		mp->separation = cnDot( cnSub( pB, pA ), n );
+		// midway between the surfaces, beside the side that carries the point: a vertex sliding on a
+		// face takes the contact with it, as the narrow phase would place it
+		if ( pp->surfaceA == cnPenaltySurface_face && pp->surfaceB != cnPenaltySurface_face )
+		{
+			mp->point = cnMulSub( pB, 0.5 * mp->separation, n );
+		}
+		else if ( pp->surfaceB == cnPenaltySurface_face && pp->surfaceA != cnPenaltySurface_face )
+		{
+			mp->point = cnMulAdd( pA, 0.5 * mp->separation, n );
+		}
+		else
+		{
+			mp->point = cnLerp( pA, pB, 0.5 );
+		}
+		mp->normal = n;
+		mp->id = pp->id;
+	}
+	return pc->pointCount;
+}
+
 // Radius of the stability region of Dormand-Prince's 5th-order solution, |R(z)| <= 1 with
 // R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 + z^5/120 + z^6/600, along the ray of the eigenvalue
 // w (-zeta + i sqrt(1 - zeta^2)) of an underdamped spring-dashpot. Measured on R and tabulated;
@@ -324,7 +560,7 @@ static void cnPenaltyContactForce( cnPenaltySystem* sys, const cnPenaltyContact*
 	cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
 	cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
 	cnManifoldPoint points[CN_MAX_PAIR_POINTS];
-	int pointCount = cnPenaltyCollide( sys, pc, &a, &b, 0.0, points );
+	int pointCount = cnPenaltyStagePoints( sys, pc, &a, &b, points );
 	int slotA = sys->slot[pc->bodyA], slotB = sys->slot[pc->bodyB];
 
 	for ( int i = 0; i < pointCount; ++i )
@@ -371,7 +607,14 @@ static void cnPenaltyContactForce( cnPenaltySystem* sys, const cnPenaltyContact*
 		cnVec3 f = cnMulSV( fn, n );
 		if ( slip > 0.0 && pc->friction > 0.0 )
 		{
-			double ft = pc->friction * fn * ( slip < CN_PENALTY_SLIP_SPEED ? slip / CN_PENALTY_SLIP_SPEED : 1.0 );
+			// the viscous part is a damper on the slip, of rate mu F_n / (m_t v_eps) with m_t the
+			// effective mass along the slip: capped at CN_PENALTY_FRICTION_RATE times the point's
+			// own frequency, so that impacts (normal forces hundreds of times a body's weight) do not
+			// make friction far stiffer than the contact spring
+			double coulomb = pc->friction * fn;
+			double mT = cnPenaltyEffectiveMass( &a, &b, mp->point, cnMulSV( 1.0 / slip, vt ) );
+			double damper = fmin( coulomb / CN_PENALTY_SLIP_SPEED, CN_PENALTY_FRICTION_RATE * mT * sqrt( k / mEff ) );
+			double ft = fmin( coulomb, damper * slip );
 			f = cnMulSub( f, ft / slip, vt );
 		}
 
@@ -441,6 +684,7 @@ void cnPenaltyDerivative( double t, const double* y, double* dydt, void* context
 		}
 		cnVec3 alpha = cnMulSub( cnMulMV( p->invI, tau ), body->angularDamping, w );
 		cnProjectPlanar( world, &a, &alpha );
+		sys->accel[k] = cnLength( a ) + cnLength( alpha ) * body->maxExtent;
 
 		d[0] = v.x, d[1] = v.y, d[2] = v.z;
 		d[3] = 0.5 * dq.w, d[4] = 0.5 * dq.x, d[5] = 0.5 * dq.y, d[6] = 0.5 * dq.z;
@@ -557,6 +801,7 @@ bool cnStepPenalty( cnWorld* world, double timeStep )
 			return cnSetError( world, "penalty: more than %d internal steps in one step of %g s", CN_PENALTY_MAX_STEPS,
 							   timeStep );
 		}
+		cnPenaltyRefresh( &sys, timeStep );
 		cnRk45_Prime( &sys.rk );
 		double hMax = cnPenaltyStepBound( &sys, sys.rk.y );
 		if ( cnRk45_Step( &sys.rk, timeStep, hMax ) != cnRk45_accepted )

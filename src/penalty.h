@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Internals shared by the penalty method (method_penalty.c) and the analytic-impulse method
 // (method_analytic.c), both after AERO: the bodies' state as one vector for the adaptive
-// Dormand-Prince integrator, the contact spring-damper and Coulomb forces recomputed from the
-// geometry at every stage, and the write-back at the end of the step.
+// Dormand-Prince integrator, the contact points fixed to the bodies over each internal step, the
+// spring-damper and Coulomb forces they carry at every stage, and the write-back at the end of the
+// step.
 #pragma once
 
 #include "rk45.h"
@@ -15,6 +16,12 @@
 /// Slip speed below which friction is viscous (m/s): F_t = mu F_n |v_t| / v_eps. A block held by
 /// static friction creeps at v_eps tan(theta) / mu.
 #define CN_PENALTY_SLIP_SPEED 1e-3
+
+/// Largest rate of the viscous friction, mu F_n / (m_t v_eps) (m_t the effective mass along the
+/// slip), as a multiple of the contact point's own frequency w = sqrt(k / m_eff). Above it the
+/// point's slip speed grows with its load instead. A box's own weight on its corners gives
+/// mu g / v_eps, about 8 w at mu = 0.5 with the default stiffness; an impact hundreds of times that.
+#define CN_PENALTY_FRICTION_RATE 16.0
 
 /// Largest damping ratio derived from restitution (restitution at or below ~0.009 maps here).
 #define CN_PENALTY_MAX_DAMPING_RATIO 5.0
@@ -55,6 +62,34 @@ typedef struct cnPenaltyBody
 	cnMat3 I;
 } cnPenaltyBody;
 
+/// What a contact point is on one of the two surfaces.
+typedef enum cnPenaltySurface
+{
+	/// inside a flat face (or on a plane): the point is where the other side's point meets it
+	cnPenaltySurface_face = 0,
+	/// a vertex or an edge: a material point of the body
+	cnPenaltySurface_feature,
+	/// a rounded surface (sphere, capsule, cylinder side): the point lies one radius from a material
+	/// centre of the rounding, towards the other body
+	cnPenaltySurface_round,
+} cnPenaltySurface;
+
+/// A contact point held fixed over one internal step: the two surface points as material points of
+/// their bodies, so that the contact force is a smooth function of the state within the step (the
+/// narrow phase's choice of points is not: see cnPenaltyRefresh).
+typedef struct cnPenaltyPoint
+{
+	/// the point on each surface, in the body frame relative to the centre of mass (for a rounded
+	/// surface the centre of the rounding)
+	cnVec3 localA, localB;
+	/// unit world normal from A to B, fixed over the step
+	cnVec3 normal;
+	/// the narrow phase's feature id
+	uint32_t id;
+	/// cnPenaltySurface of each side
+	uint8_t surfaceA, surfaceB;
+} cnPenaltyPoint;
+
 /// A contact pair of the world as the penalty methods use it.
 typedef struct cnPenaltyContact
 {
@@ -68,6 +103,9 @@ typedef struct cnPenaltyContact
 	double damping;
 	/// damping ratio that gives the restitution for a spring-dashpot that cannot pull
 	double dampingRatio;
+	/// the points of the current internal step (CN_MAX_PAIR_POINTS slots), set by cnPenaltyRefresh
+	cnPenaltyPoint* points;
+	int pointCount;
 	/// analytic-impulse: feature ids of the points that overlapped at the last accepted state
 	uint32_t overlapIds[CN_MAX_PAIR_POINTS];
 	int overlapCount;
@@ -108,6 +146,9 @@ typedef struct cnPenaltySystem
 	/// underdamped contact points of (w / r(zeta))^2, w^2 = k / m_eff (a Gershgorin-like bound of the
 	/// oscillation eigenvalues, scaled by the stability radius in their direction)
 	double* modes;
+	/// per slot, from the last evaluation of the derivative: |a| + |alpha| maxExtent, the largest
+	/// acceleration of a point of the body (the speculative margin of cnPenaltyRefresh)
+	double* accel;
 
 	/// state size, 13 per body, and the state at the step start
 	int n;
@@ -152,6 +193,18 @@ cnPenaltyBody cnPenaltyGetBody( const cnPenaltySystem* sys, int bodyIndex );
 /// how many were written.
 int cnPenaltyCollide( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
 					  const cnPenaltyBody* b, double maxDistance, cnManifoldPoint* points );
+
+/// Takes the contact points for the next internal step from the narrow phase at the integrator's
+/// state (the points overlapping now, and those that can come into contact within the next step,
+/// up to tEnd), fixes them to the bodies, and has the integrator evaluate the derivative afresh.
+/// Within the step the force then follows these points as the bodies move and turn.
+void cnPenaltyRefresh( cnPenaltySystem* sys, double tEnd );
+
+/// The contact points of a contact at the loaded stage: the step's points (cnPenaltyRefresh) carried
+/// by the bodies a and b, with their separation and normal now. points holds CN_MAX_PAIR_POINTS;
+/// returns how many were written.
+int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
+						  const cnPenaltyBody* b, cnManifoldPoint* points );
 
 /// Effective mass along the unit direction d of a contact at the world point p (incl. rotation).
 double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, cnVec3 p, cnVec3 d );

@@ -145,6 +145,11 @@ static void cnTrialStep( cnRk45* rk, double h )
 	rk->evaluationCount += 6;
 }
 
+void cnRk45_Invalidate( cnRk45* rk )
+{
+	rk->fsal = false;
+}
+
 void cnRk45_Prime( cnRk45* rk )
 {
 	if ( rk->fsal == false )

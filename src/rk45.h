@@ -76,6 +76,10 @@ void cnRk45_Init( cnRk45* rk, int n, double* memory, cnOdeFunction* f, void* con
 /// any jump in the state, such as an impulse).
 void cnRk45_Reset( cnRk45* rk, double t, const double* y, double h );
 
+/// Forgets the stored derivative without touching t, y or the step size: the right-hand side has
+/// changed (the penalty methods fix new contact points at the start of every step).
+void cnRk45_Invalidate( cnRk45* rk );
+
 /// Evaluates and stores f(t, y) for the next step if it is not stored yet (after cnRk45_Reset), so
 /// that whatever the right-hand side records in its context describes the step's start.
 void cnRk45_Prime( cnRk45* rk );
