@@ -103,6 +103,8 @@ typedef struct cnVelocityStep
 	int dpb;
 	double h;
 	bool gr, projection, friction;
+	// set while an island whose reflections did not finish is solved once, inelastically
+	bool inelastic;
 	const char* name;
 
 	// per free body: world inertia and inverse inertia
@@ -302,7 +304,7 @@ static void cnUnpackVelocity( int dpb, const double* q, cnVec3* v, cnVec3* w )
 // restitution threshold (as the impulse method does) so resting contact does not jitter.
 static double cnEffectiveRestitution( const cnVelocityStep* s, const cnVelocityPoint* p, double vn )
 {
-	if ( !( vn < 0.0 ) || p->restitution == 0.0 )
+	if ( !( vn < 0.0 ) || p->restitution == 0.0 || s->inelastic )
 	{
 		return 0.0;
 	}
@@ -646,6 +648,36 @@ static bool cnSolveSet( cnVelocityStep* s, const int* set, int count, bool* chan
 	return s->projection ? cnSolveProjectionSet( s, set, count, changed ) : cnSolveLcpSet( s, set, count, changed );
 }
 
+// Ends generalized reflection that did not finish within its passes (a body wedged between fixed
+// bodies reflects forever with e = 1; with e < 1 a pile can pass impulses back and forth for longer
+// than the cap): the island goes back to its velocities before the contact response and takes one
+// simultaneous inelastic response over all its points, which ends every approach at once. Momentum
+// is kept and impulses only push; energy is lost where the reflections would have kept it. Counted
+// in cnStats.grFallbackCount.
+static bool cnFinishInelastic( cnVelocityStep* s, const int* points, int count )
+{
+	// the island's dofs are those its rows touch; islands are independent, so qMinus holds their
+	// velocities before this island's passes
+	for ( int i = 0; i < count; ++i )
+	{
+		const cnVelocityRow* row = s->rows + s->points[points[i]].row;
+		int offsets[2] = { row->offA, row->offB };
+		for ( int side = 0; side < 2; ++side )
+		{
+			for ( int k = 0; offsets[side] >= 0 && k < s->dpb; ++k )
+			{
+				s->q[offsets[side] + k] = s->qMinus[offsets[side] + k];
+			}
+		}
+	}
+	bool changed;
+	s->inelastic = true;
+	bool ok = cnSolveSet( s, points, count, &changed );
+	s->inelastic = false;
+	s->world->stats.grFallbackCount += 1;
+	return ok;
+}
+
 // One island: a single response (lcp, velocity-projection) or generalized reflection: the response
 // restricted to the points still approaching, repeated until none approaches. With e = 1 each
 // reflection keeps the kinetic energy (the projection P onto the cone of the approaching points
@@ -683,10 +715,7 @@ static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
 		}
 		if ( iteration == cap )
 		{
-			return cnSetError( s->world,
-							   "%s: generalized reflection did not finish after %d reflections (%d of %d contact points "
-							   "still approaching at t = %g; bodies wedged between fixed bodies with e = 1 never do)",
-							   s->name, cap, approaching, count, s->world->time );
+			return cnFinishInelastic( s, points, count );
 		}
 		if ( cnSolveSet( s, s->set, approaching, &changed ) == false )
 		{

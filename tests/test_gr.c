@@ -254,8 +254,10 @@ static void symmetricRack( void )
 }
 
 // A ball wedged between two static walls that both touch it, moving at v with e = 1: every
-// reflection sends it into the other wall, so generalized reflection never ends. The step must
-// stop at the reflection cap with an error that says so, and leave the ball as it was.
+// reflection sends it into the other wall, so generalized reflection never ends. At the pass cap
+// the island takes one simultaneous inelastic response from its velocity before the contacts: the
+// only velocity that approaches neither wall is zero along x, so the ball stops where it is (it
+// cannot move between two touching walls), the step succeeds, and the fallback is counted.
 static void reflectionCap( void )
 {
 	for ( int k = 0; k < CONFIG_COUNT; ++k )
@@ -271,11 +273,13 @@ static void reflectionCap( void )
 		{
 			tbBox( world, cnBody_static, cnV3( side * 2.0, 0, 0 ), cnQuat_identity, cnVec3_zero, cnV3( 1.0, 2.0, 2.0 ), m );
 		}
+		CHECK( cnWorld_GetStats( world ).grFallbackCount == 0 );
 		bool ok = cnWorld_Step( world, 1.0 / 60.0 );
-		CHECK( ok == false );
-		CHECK( strstr( cnWorld_GetError( world ), "generalized reflection" ) != NULL );
-		CHECK_NEAR( cnBody_GetLinearVelocity( world, ball ).x, 1.0, 0.0 );
-		CHECK_NEAR( cnBody_GetPosition( world, ball ).x, 0.0, 0.0 );
+		CHECK( ok );
+		CHECK( cnWorld_GetStats( world ).grFallbackCount == 1 );
+		// an LCP or QP solved directly: round-off only
+		CHECK( cnLength( cnBody_GetLinearVelocity( world, ball ) ) < 1e-12 );
+		CHECK( fabs( cnBody_GetPosition( world, ball ).x ) < 1e-12 );
 		cnDestroyWorld( world );
 	}
 }

@@ -30,7 +30,8 @@ const char cliCompareHelp[] =
 	"  max pen    deepest overlap of touching shapes, metres\n"
 	"  contacts   touching contact manifolds per step (mean); points: their points per step\n"
 	"  ms/step    wall milliseconds per step\n"
-	"  status     ok; the step's error message when a step failed (the other methods\n"
+	"  status     ok (with the number of gr fallbacks, islands whose reflections did not\n"
+	"             finish and took one inelastic response, when there were any); the step's error message when a step failed (the other methods\n"
 	"             still run); or where a method stopped at the time limit (its measures\n"
 	"             cover the steps it took)\n"
 	"\n"
@@ -84,6 +85,8 @@ typedef struct cmpRun
 	// stopped at the time limit before the end (not a failure: the measures cover the steps taken)
 	bool stopped;
 	char error[600];
+	// gr-* islands that fell back to one inelastic response (cnStats.grFallbackCount)
+	int64_t grFallbacks;
 
 	// reference values at t = 0
 	double energy0;
@@ -265,6 +268,7 @@ static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t
 		// the series always ends at the last state reached
 		status = cmpRun_Keep( run, &s ) ? CLI_OK : CLI_FAILURE;
 	}
+	run->grFallbacks = cnWorld_GetStats( world ).grFallbackCount;
 	cnDestroyScene( scene );
 	return status;
 }
@@ -300,10 +304,17 @@ static void cmpPrintRow( const cmpRun* run )
 	{
 		snprintf( ms, sizeof( ms ), "%9s", "-" );
 	}
+	char status[700];
+	snprintf( status, sizeof( status ), "%s", run->stopped ? run->error : "ok" );
+	if ( run->grFallbacks > 0 )
+	{
+		size_t used = strlen( status );
+		snprintf( status + used, sizeof( status ) - used, " (%lld gr fallbacks)", (long long)run->grFallbacks );
+	}
 	printf( "%-22s %8lld %10.3e %10.3e %10.3e %10.3e %9.2f %9.2f %s  %s\n", cnMethodName( run->method ),
 			(long long)run->steps, run->maxEnergyChange / energyScale, run->lastEnergyChange / energyScale,
 			run->maxMomentumChange / momentumScale, run->maxPenetration, run->touchingSum / n, run->pointsSum / n, ms,
-			run->stopped ? run->error : "ok" );
+			status );
 	fflush( stdout );
 }
 

@@ -274,6 +274,9 @@ typedef struct cnStats
 	int sleepingIslandCount;
 	/// total over the life of the world
 	int64_t stepCount;
+	/// total over the life of the world: islands whose generalized reflection (gr-* methods) did
+	/// not finish within its passes and took one simultaneous inelastic response instead
+	int64_t grFallbackCount;
 	/// bytes currently allocated by this world
 	int64_t bytes;
 } cnStats;
