@@ -90,6 +90,7 @@ cnWorldDef cnDefaultWorldDef( void )
 	def.lcpSolver = cnLcp_dantzig;
 	def.integrator = cnIntegrator_symplecticEuler;
 	def.planar = false;
+	def.positionCorrection = true;
 	def.errorTolerance = 1e-6;
 	def.subSteps = 8;
 	def.contactHertz = 30.0;

@@ -64,6 +64,15 @@
 // error instead of exhausting memory: scenes that large are the impulse method's.
 #define CN_VELOCITY_MAX_ISLAND_SIZE 2048
 
+// Position correction (cnWorldDef.positionCorrection): velocity-level contacts keep bodies from
+// approaching, but an overlap that happened (a tumbling box's corner at 50 m/s, which the linear
+// prediction of the step start misses) would stay for ever. After the positions are integrated, a
+// few Gauss-Seidel passes over the step's points move positions (never velocities) to remove a
+// fifth of each overlap beyond linearSlop per step, at most 0.2 m, as Box2D's position solver does.
+#define CN_VELOCITY_CORRECTION_RATE 0.2
+#define CN_VELOCITY_MAX_CORRECTION 0.2
+#define CN_VELOCITY_CORRECTION_PASSES 4
+
 // A Jacobian row along a direction in which no free body can move (a normal perpendicular to the
 // plane of a planar world) has J M^-1 J^T = 0 and is left out: no impulse can change its velocity.
 
@@ -648,6 +657,85 @@ static bool cnSolveSet( cnVelocityStep* s, const int* set, int count, bool* chan
 	return s->projection ? cnSolveProjectionSet( s, set, count, changed ) : cnSolveLcpSet( s, set, count, changed );
 }
 
+// Moves a body by a position impulse P applied at r (from its centre): centre by P / m, orientation
+// by I^-1 (r x P) (a rotation vector), in the plane in planar worlds.
+static void cnPushBody( const cnVelocityStep* s, cnBody* b, int k, cnVec3 r, cnVec3 P )
+{
+	cnVec3 dx = cnMulSV( b->invMass, P );
+	cnVec3 dtheta = cnMulMV( s->invInertia[k], cnCross( r, P ) );
+	if ( s->world->def.planar )
+	{
+		dx.z = 0.0;
+		dtheta = cnV3( 0.0, 0.0, s->invInertia[k].cz.z * cnCross( r, P ).z );
+	}
+	b->center = cnAdd( b->center, dx );
+	b->xf.q = cnIntegrateRotation( b->xf.q, dtheta, 1.0 );
+	b->xf.p = cnSub( b->center, cnRotate( b->xf.q, b->localCenter ) );
+}
+
+// The position correction stage (see CN_VELOCITY_CORRECTION_RATE). Each point's separation is
+// followed from the step start to first order in the bodies' motion: its anchors turn with the
+// bodies (startQ: orientations at the step start) and the separation changes by the normal part of
+// their relative displacement.
+static void cnCorrectPositions( cnVelocityStep* s, const cnQuat* startQ )
+{
+	cnWorld* world = s->world;
+	const double slop = world->def.linearSlop;
+	for ( int pass = 0; pass < CN_VELOCITY_CORRECTION_PASSES; ++pass )
+	{
+		bool moved = false;
+		for ( int i = 0; i < s->pointCount; ++i )
+		{
+			const cnVelocityPoint* p = s->points + i;
+			const cnContact* c = world->contacts + p->contact;
+			const cnManifoldPoint* mp = cnContactManifold( c, p->manifold )->points + p->index;
+			int kA = s->map.offset[c->bodyA] >= 0 ? s->map.offset[c->bodyA] / s->dpb : -1;
+			int kB = s->map.offset[c->bodyB] >= 0 ? s->map.offset[c->bodyB] / s->dpb : -1;
+			cnBody* a = world->bodies + c->bodyA;
+			cnBody* b = world->bodies + c->bodyB;
+			cnVec3 n = mp->normal;
+			cnVec3 rA = cnRotate( a->xf.q, cnInvRotate( startQ[c->bodyA], mp->anchorA ) );
+			cnVec3 rB = cnRotate( b->xf.q, cnInvRotate( startQ[c->bodyB], mp->anchorB ) );
+			// both anchors started at the manifold point
+			double separation = mp->separation + cnDot( n, cnSub( cnAdd( b->center, rB ), cnAdd( a->center, rA ) ) );
+			double C = fmax( CN_VELOCITY_CORRECTION_RATE * ( separation + slop ), -CN_VELOCITY_MAX_CORRECTION );
+			if ( !( C < 0.0 ) )
+			{
+				continue;
+			}
+			double K = 0.0;
+			if ( kA >= 0 )
+			{
+				cnVec3 rn = cnCross( rA, n );
+				K += a->invMass + cnDot( rn, cnMulMV( s->invInertia[kA], rn ) );
+			}
+			if ( kB >= 0 )
+			{
+				cnVec3 rn = cnCross( rB, n );
+				K += b->invMass + cnDot( rn, cnMulMV( s->invInertia[kB], rn ) );
+			}
+			if ( !( K > 0.0 ) )
+			{
+				continue;
+			}
+			cnVec3 P = cnMulSV( -C / K, n );
+			if ( kA >= 0 )
+			{
+				cnPushBody( s, a, kA, rA, cnNeg( P ) );
+			}
+			if ( kB >= 0 )
+			{
+				cnPushBody( s, b, kB, rB, P );
+			}
+			moved = true;
+		}
+		if ( moved == false )
+		{
+			break;
+		}
+	}
+}
+
 // Ends generalized reflection that did not finish within its passes (a body wedged between fixed
 // bodies reflects forever with e = 1; with e < 1 a pile can pass impulses back and forth for longer
 // than the cap): the island goes back to its velocities before the contact response and takes one
@@ -1106,6 +1194,16 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 	// 4. positions. Symplectic Euler: x += h qdot_plus. Explicit Euler (FOSSSim's): x += h qdot with
 	// the velocity the step started with, then the velocity becomes qdot_plus.
 	double t1 = cnNow();
+	bool correct = world->def.positionCorrection && s->pointCount > 0;
+	cnQuat* startQ = NULL;
+	if ( correct )
+	{
+		startQ = cnArena_Alloc( &world->arena, (size_t)world->bodyCount * sizeof( cnQuat ) );
+		for ( int i = 0; i < world->bodyCount; ++i )
+		{
+			startQ[i] = world->bodies[i].xf.q;
+		}
+	}
 	bool explicitEuler = world->def.integrator == cnIntegrator_explicitEuler;
 	double lin = world->def.sleepLinearThreshold, ang = world->def.sleepAngularThreshold;
 	int awake = 0;
@@ -1152,7 +1250,20 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		{
 			b->sleepTime += timeStep;
 		}
-		cnUpdateBodyShapes( world, b, cnMulSV( timeStep, b->v ) );
+	}
+
+	// 5. position correction, then the shapes follow their bodies
+	if ( correct )
+	{
+		cnCorrectPositions( s, startQ );
+	}
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		cnBody* b = world->bodies + i;
+		if ( b->alive && b->type != cnBody_static && b->awake )
+		{
+			cnUpdateBodyShapes( world, b, cnMulSV( timeStep, b->v ) );
+		}
 	}
 	world->stats.awakeBodyCount = awake;
 	integrateSeconds += cnNow() - t1;

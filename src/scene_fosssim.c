@@ -935,6 +935,8 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 	bool collisions = L->response != NULL;
 	cnWorldDef def = cnDefaultWorldDef();
 	def.planar = true;
+	// FOSSSim corrects no overlap: its scenes (velocityprojection/test05 starts 0.01 deep) keep theirs
+	def.positionCorrection = false;
 	def.gravity = L->gravity;
 	def.integrator = L->integrator;
 	def.lcpSolver = cnLcp_lemke;

@@ -115,6 +115,10 @@ typedef struct cnWorldDef
 	cnIntegrator integrator;
 	/// planar mode: bodies move in the xy-plane only (state x, y, theta)
 	bool planar;
+	/// velocity-level methods (lcp, velocity-projection, gr-*): push overlaps deeper than linearSlop
+	/// out by moving positions after each step, leaving velocities alone (FOSSSim scenes: off, as
+	/// in FOSSSim)
+	bool positionCorrection;
 	/// relative error tolerance of the adaptive integrators (penalty, constraint)
 	double errorTolerance;
 	/// number of solver sub-steps per step (impulse method)
