@@ -496,6 +496,32 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	{
 		status = cnLcp_ok;
 	}
+	bool withFriction = r > count;
+	if ( status != cnLcp_ok && withFriction )
+	{
+		// Friction can leave the boxed problem without a solution (Painleve-like sets: a toppling
+		// domino whose edge slides on the floor, where friction makes a normal's effective mass
+		// negative). The points then take the frictionless response this step, which always exists
+		// for contacts that can separate: non-penetration and momentum are kept, friction is lost
+		// for one step. Counted in cnStats.frictionFallbackCount.
+		// The normal block, repacked in place from stride r to stride count: every entry moves to a
+		// lower index than any entry not yet read.
+		for ( int j = 0; j < count; ++j )
+		{
+			for ( int i = 0; i < count; ++i )
+			{
+				s->A[i + j * count] = s->A[i + j * r];
+			}
+		}
+		r = count;
+		withFriction = false;
+		status = cnSolveLcpLemke( r, s->A, s->b, s->z, 50 * r + 100 );
+		if ( status != cnLcp_ok && cnLcpViolation( r, s->A, s->b, s->lo, s->hi, s->findex, s->z ) <= CN_LCP_ACCEPT_TOL )
+		{
+			status = cnLcp_ok;
+		}
+		world->stats.frictionFallbackCount += status == cnLcp_ok ? 1 : 0;
+	}
 	if ( status != cnLcp_ok )
 	{
 		return cnSetError( world, "%s: the %s LCP over %d contact points failed (%s) at t = %g", s->name,
@@ -519,7 +545,7 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 		*changed = *changed || zn != 0.0;
 		cnRowApply( s, rows[i], zn, s->q );
 		double zt[2] = { 0.0, 0.0 };
-		if ( s->friction && p->friction > 0.0 )
+		if ( withFriction && p->friction > 0.0 )
 		{
 			for ( int t = 0; t < p->tangentCount; ++t )
 			{

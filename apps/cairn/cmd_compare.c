@@ -31,7 +31,9 @@ const char cliCompareHelp[] =
 	"  contacts   touching contact manifolds per step (mean); points: their points per step\n"
 	"  ms/step    wall milliseconds per step\n"
 	"  status     ok (with the number of gr fallbacks, islands whose reflections did not\n"
-	"             finish and took one inelastic response, when there were any); the step's error message when a step failed (the other methods\n"
+	"             finish and took one inelastic response, and of friction fallbacks, contact\n"
+	"             sets whose friction LCP had no solution and went frictionless for a step, when\n"
+	"             there were any); the step's error message when a step failed (the other methods\n"
 	"             still run); or where a method stopped at the time limit (its measures\n"
 	"             cover the steps it took)\n"
 	"\n"
@@ -87,6 +89,8 @@ typedef struct cmpRun
 	char error[600];
 	// gr-* islands that fell back to one inelastic response (cnStats.grFallbackCount)
 	int64_t grFallbacks;
+	// contact sets that lost their friction for a step (cnStats.frictionFallbackCount)
+	int64_t frictionFallbacks;
 
 	// reference values at t = 0
 	double energy0;
@@ -269,6 +273,7 @@ static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t
 		status = cmpRun_Keep( run, &s ) ? CLI_OK : CLI_FAILURE;
 	}
 	run->grFallbacks = cnWorld_GetStats( world ).grFallbackCount;
+	run->frictionFallbacks = cnWorld_GetStats( world ).frictionFallbackCount;
 	cnDestroyScene( scene );
 	return status;
 }
@@ -310,6 +315,12 @@ static void cmpPrintRow( const cmpRun* run )
 	{
 		size_t used = strlen( status );
 		snprintf( status + used, sizeof( status ) - used, " (%lld gr fallbacks)", (long long)run->grFallbacks );
+	}
+	if ( run->frictionFallbacks > 0 )
+	{
+		size_t used = strlen( status );
+		snprintf( status + used, sizeof( status ) - used, " (%lld friction fallbacks)",
+				  (long long)run->frictionFallbacks );
 	}
 	printf( "%-22s %8lld %10.3e %10.3e %10.3e %10.3e %9.2f %9.2f %s  %s\n", cnMethodName( run->method ),
 			(long long)run->steps, run->maxEnergyChange / energyScale, run->lastEnergyChange / energyScale,

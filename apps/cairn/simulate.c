@@ -174,6 +174,11 @@ static void cliPrintStats( const cliStatSums* sums, const cnWorld* world, double
 	{
 		printf( "  %-16s %10.0f %10.1f\n", counterNames[i], final[i], sums->counter[i] / n );
 	}
+	if ( last.frictionFallbackCount > 0 )
+	{
+		printf( "  %-16s %10lld  (contact sets whose friction LCP had no solution: frictionless that step)\n",
+				"friction fallbk", (long long)last.frictionFallbackCount );
+	}
 	if ( last.grFallbackCount > 0 )
 	{
 		printf( "  %-16s %10lld  (islands whose reflections did not finish: solved once, inelastically)\n",

@@ -281,6 +281,9 @@ typedef struct cnStats
 	/// total over the life of the world: islands whose generalized reflection (gr-* methods) did
 	/// not finish within its passes and took one simultaneous inelastic response instead
 	int64_t grFallbackCount;
+	/// total over the life of the world: contact sets whose boxed friction LCP (lcp, gr-lcp with the
+	/// dantzig solver) had no solution and took the frictionless response for one step
+	int64_t frictionFallbackCount;
 	/// bytes currently allocated by this world
 	int64_t bytes;
 } cnStats;
