@@ -91,6 +91,7 @@ cnWorldDef cnDefaultWorldDef( void )
 	def.integrator = cnIntegrator_symplecticEuler;
 	def.planar = false;
 	def.positionCorrection = true;
+	def.speculativeContacts = true;
 	def.errorTolerance = 1e-6;
 	def.subSteps = 8;
 	def.contactHertz = 30.0;

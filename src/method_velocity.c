@@ -101,6 +101,9 @@ typedef struct cnVelocityPoint
 	int tangentRows[2];
 	int tangentCount;
 	double restitution, friction;
+	// speculative contact: the approach speed the gap allows, max(s, 0) / h, taken by a point that
+	// does not bounce (0 when the world's speculativeContacts is off, for gr-* and explicit Euler)
+	double gapSpeed;
 	// a free body (dof map index) of the point; the root of its island once islands are built
 	int body;
 } cnVelocityPoint;
@@ -458,8 +461,10 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 		s->hi[i] = INFINITY;
 		s->findex[i] = -1;
 		double vn = cnRowVelocity( s, rows[i], s->q );
-		// w = vn_plus + e vn_minus = A z + (1 + e) vn_minus
-		s->b[i] = ( 1.0 + cnEffectiveRestitution( s, p, vn ) ) * vn;
+		// w = vn_plus + e vn_minus = A z + (1 + e) vn_minus; a point that does not bounce may close its
+		// gap: w = vn_plus + s / h
+		double e = cnEffectiveRestitution( s, p, vn );
+		s->b[i] = ( 1.0 + e ) * vn + ( e == 0.0 ? p->gapSpeed : 0.0 );
 		if ( s->friction && p->friction > 0.0 )
 		{
 			for ( int t = 0; t < p->tangentCount; ++t )
@@ -640,7 +645,8 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 			memcpy( col + s->localOf[row->offB / d] * d, row->jB, (size_t)d * sizeof( double ) );
 		}
 		double vn = cnRowVelocity( s, row, s->q );
-		s->ci0[i] = row->fixed + cnEffectiveRestitution( s, p, vn ) * vn;
+		double e = cnEffectiveRestitution( s, p, vn );
+		s->ci0[i] = row->fixed + e * vn + ( e == 0.0 ? p->gapSpeed : 0.0 );
 	}
 
 	cnQpStatus status = cnSolveQpGoldfarbIdnani( n, s->G, s->g0, count, s->CI, s->ci0, s->x, s->lambda,
@@ -900,8 +906,9 @@ static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystemDump* dump )
 		}
 		double vn = cnRowVelocity( s, row, s->qMinus );
 		double e = cnEffectiveRestitution( s, p, vn );
-		dump->c[i] = row->fixed + e * vn;
-		dump->b[i] = ( 1.0 + e ) * vn;
+		double gap = e == 0.0 ? p->gapSpeed : 0.0;
+		dump->c[i] = row->fixed + e * vn + gap;
+		dump->b[i] = ( 1.0 + e ) * vn + gap;
 		for ( int j = 0; j < m; ++j )
 		{
 			dump->A[(size_t)i + (size_t)j * mm] = cnRowCoupling( s, row, s->rows + s->points[j].row );
@@ -950,6 +957,9 @@ static void cnCollectPoints( cnVelocityStep* s )
 	s->pointCount = 0;
 	s->rowCount = 0;
 	bool explicitEuler = world->def.integrator == cnIntegrator_explicitEuler;
+	// speculative contacts need the new velocity to be the one that moves the bodies this step, and
+	// would break generalized reflection's energy balance (a reflection from a distance)
+	bool speculative = world->def.speculativeContacts && explicitEuler == false && s->gr == false;
 
 	for ( int ci = 0; ci < world->contactCount; ++ci )
 	{
@@ -1009,6 +1019,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 				p->index = pi;
 				p->row = s->rowCount++;
 				p->restitution = c->restitution;
+				p->gapSpeed = speculative && sep > 0.0 ? sep / s->h : 0.0;
 				p->friction = c->friction;
 				p->body = s->map.offset[c->bodyA] >= 0 ? s->map.offset[c->bodyA] / s->dpb : s->map.offset[c->bodyB] / s->dpb;
 				p->tangentCount = 0;

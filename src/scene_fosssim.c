@@ -937,6 +937,9 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 	def.planar = true;
 	// FOSSSim corrects no overlap: its scenes (velocityprojection/test05 starts 0.01 deep) keep theirs
 	def.positionCorrection = false;
+	// and it stops a contact predicted to close at its current distance: the oracle systems in its
+	// files (b = N^T qdot) have no gap term
+	def.speculativeContacts = false;
 	def.gravity = L->gravity;
 	def.integrator = L->integrator;
 	def.lcpSolver = cnLcp_lemke;

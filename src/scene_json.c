@@ -739,7 +739,8 @@ static bool cnReadBody( cnLoader* L, const cJSON* obj, const char* key, cnBodyId
 static const char* const cnTopKeys[] = {
 	"cairn",    "name",  "description", "gravity",        "timestep",   "duration", "fps",    "method",
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
-	"lcp_solver", "integrator", "planar", "tolerance", "position_correction" };
+	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
+	"speculative_contacts" };
 
 static const char* const cnMaterialKeys[] = { "density", "friction", "restitution", "stiffness",
 											  "damping", "color",    "texture" };
@@ -1447,6 +1448,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnReadInteger( L, root, "substeps", 1.0, 64.0, &subSteps ) == false ||
 		 cnReadBool( L, root, "planar", &worldDef.planar ) == false ||
 		 cnReadBool( L, root, "position_correction", &worldDef.positionCorrection ) == false ||
+		 cnReadBool( L, root, "speculative_contacts", &worldDef.speculativeContacts ) == false ||
 		 cnReadNumber( L, root, "tolerance", cnCheck_positive, &worldDef.errorTolerance ) == false ||
 		 cnReadString( L, root, "lcp_solver", &lcpSolver ) == false ||
 		 cnReadString( L, root, "integrator", &integrator ) == false )

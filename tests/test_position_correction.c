@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Position correction of the velocity-level methods (cnWorldDef.positionCorrection, method-velocity.md).
+// The position terms of the velocity-level methods (method-velocity.md): speculative contacts
+// (cnWorldDef.speculativeContacts) and the position correction (cnWorldDef.positionCorrection).
+//
+// Position correction.
 // A sphere resting 10 cm deep in the ground: the velocity solve keeps it from sinking further but
 // cannot move it out; the correction stage moves it out without touching its velocity. For one
 // point whose anchor passes through the centre (no rotation), each of the stage's passes removes
@@ -71,9 +74,54 @@ static void correctionOff( void )
 	}
 }
 
+// Speculative contacts. A box (half height 0.5, e = 0) falls at v = 1 m/s from d = 5 mm above the
+// ground with h = 1/60 s, so it would pass the ground within the step (v h = 16.7 mm > d). Its
+// points may close their gap: n . v+ >= -d / h, so the step ends with v+ = -d / h and the box exactly
+// on the ground, z = 0.5 + d - h d / h = 0.5 (round-off); the next step, touching, stops it: v = 0.
+// Without speculative contacts the step stops it at its current distance (v+ = 0, z = 0.5 + d),
+// from where it falls again.
+static void gapClosesInOneStep( void )
+{
+	const double d = 0.005, h = 1.0 / 60.0;
+	const cnMethod gapMethods[2] = { cnMethod_lcp, cnMethod_velocityProjection };
+	for ( int k = 0; k < 2; ++k )
+	{
+		for ( int speculative = 0; speculative < 2; ++speculative )
+		{
+			cnWorldDef def = cnDefaultWorldDef();
+			def.method = gapMethods[k];
+			def.speculativeContacts = speculative != 0;
+			def.enableSleep = false;
+			cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+			cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
+			tbPlane( world, cnV3( 0, 0, 1 ), m );
+			cnBodyId box = tbBox( world, cnBody_dynamic, cnV3( 0, 0, 0.5 + d ), cnQuat_identity, cnV3( 0, 0, -1.0 ),
+								  cnV3( 0.5, 0.5, 0.5 ), m );
+			CHECK( cnWorld_Step( world, h ) );
+			double z = cnBody_GetPosition( world, box ).z, vz = cnBody_GetLinearVelocity( world, box ).z;
+			if ( speculative )
+			{
+				CHECK_NEAR( z, 0.5, 1e-12 );
+				CHECK_NEAR( vz, -d / h, 1e-12 );
+				CHECK( cnWorld_Step( world, h ) );
+				CHECK_NEAR( cnBody_GetPosition( world, box ).z, 0.5, 1e-12 );
+				CHECK_NEAR( cnBody_GetLinearVelocity( world, box ).z, 0.0, 1e-12 );
+			}
+			else
+			{
+				CHECK_NEAR( z, 0.5 + d, 1e-12 );
+				CHECK_NEAR( vz, 0.0, 1e-12 );
+			}
+			CHECK( cnLength( cnBody_GetAngularVelocity( world, box ) ) < 1e-12 );
+			cnDestroyWorld( world );
+		}
+	}
+}
+
 int main( void )
 {
 	RUN_TEST( sphereComesOut );
 	RUN_TEST( correctionOff );
+	RUN_TEST( gapClosesInOneStep );
 	return TEST_SUMMARY();
 }

@@ -119,6 +119,10 @@ typedef struct cnWorldDef
 	/// out by moving positions after each step, leaving velocities alone (FOSSSim scenes: off, as
 	/// in FOSSSim)
 	bool positionCorrection;
+	/// velocity-level methods (lcp, velocity-projection): a contact that does not bounce and is
+	/// predicted to close within the step may close its gap s (n . v >= -s / h) instead of stopping
+	/// at its current distance (FOSSSim scenes: off, as in FOSSSim)
+	bool speculativeContacts;
 	/// relative error tolerance of the adaptive integrators (penalty, constraint)
 	double errorTolerance;
 	/// number of solver sub-steps per step (impulse method)
