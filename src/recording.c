@@ -1051,16 +1051,27 @@ cnRecording* cnRecording_Load( const char* path, char* error, int errorCapacity 
 	{
 		return NULL;
 	}
+	cnRecording* rec = cnRecording_LoadMemory( data, size, path, error, errorCapacity );
+	free( data );
+	return rec;
+}
+
+cnRecording* cnRecording_LoadMemory( const void* data, size_t size, const char* sourceName, char* error,
+									 int errorCapacity )
+{
+	const char* name = sourceName != NULL ? sourceName : "recording";
+	if ( data == NULL && size > 0 )
+	{
+		cnFormatError( error, errorCapacity, "%s: no data given", name );
+		return NULL;
+	}
 	cnRecording* rec = calloc( 1, sizeof( cnRecording ) );
 	if ( rec == NULL )
 	{
-		free( data );
-		cnFormatError( error, errorCapacity, "%s: out of memory", path );
+		cnFormatError( error, errorCapacity, "%s: out of memory", name );
 		return NULL;
 	}
-	bool ok = cnParseRecording( rec, data, size, path, error, errorCapacity );
-	free( data );
-	if ( ok == false )
+	if ( cnParseRecording( rec, data, size, name, error, errorCapacity ) == false )
 	{
 		cnRecording_Free( rec );
 		return NULL;

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// files are written into the test's working directory (the build's tests/ folder)
+// files are written into the test's working directory (the build's tests/ folder); the thousands of
+// truncated and corrupted variants are loaded from memory (cnRecording_LoadMemory), which parses
+// exactly as cnRecording_Load does after reading the file
 #define REC_PATH "test_recording_out.cnrec"
 #define REC_TEMP REC_PATH ".tmp"
 #define BAD_PATH "test_recording_bad.cnrec"
@@ -412,13 +414,37 @@ static void truncatedFiles( void )
 		CHECK( data != NULL );
 		return;
 	}
+	// the same bytes from memory give the same recording as from the file
+	{
+		char error[512] = "";
+		cnRecording* fromFile = cnRecording_Load( REC_PATH, error, (int)sizeof( error ) );
+		cnRecording* fromMemory = cnRecording_LoadMemory( data, size, "memory", error, (int)sizeof( error ) );
+		CHECK( fromFile != NULL && fromMemory != NULL );
+		if ( fromFile != NULL && fromMemory != NULL )
+		{
+			CHECK( cnRecording_GetFrameCount( fromMemory ) == cnRecording_GetFrameCount( fromFile ) );
+			for ( int f = 0; f < cnRecording_GetFrameCount( fromFile ); ++f )
+			{
+				for ( int b = 0; b < bodyCount; ++b )
+				{
+					cnTransform x = cnRecording_GetBodyTransform( fromFile, f, b );
+					cnTransform y = cnRecording_GetBodyTransform( fromMemory, f, b );
+					CHECK( memcmp( &x, &y, sizeof( x ) ) == 0 );
+				}
+			}
+		}
+		cnRecording_Free( fromFile );
+		cnRecording_Free( fromMemory );
+		CHECK( cnRecording_LoadMemory( NULL, 16, "nothing", error, (int)sizeof( error ) ) == NULL );
+		CHECK( strstr( error, "nothing: no data given" ) != NULL );
+	}
+
 	// every proper prefix of the file is an error: too short for the magic, or truncated
 	int failures = 0;
 	for ( size_t n = 0; n < size; ++n )
 	{
-		writeAll( BAD_PATH, data, n );
 		char error[512] = "";
-		cnRecording* rec = cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) );
+		cnRecording* rec = cnRecording_LoadMemory( data, n, BAD_PATH, error, (int)sizeof( error ) );
 		const char* want = n < 8 ? "not a Cairn recording" : "truncated";
 		if ( rec != NULL || strstr( error, want ) == NULL )
 		{
@@ -550,9 +576,8 @@ static void corruptFiles( void )
 	{
 		RESET();
 		data[i] ^= 0xff;
-		writeAll( BAD_PATH, data, size );
 		char error[512] = "";
-		cnRecording* rec = cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) );
+		cnRecording* rec = cnRecording_LoadMemory( data, size, BAD_PATH, error, (int)sizeof( error ) );
 		if ( rec != NULL )
 		{
 			CHECK( cnRecording_GetFrameCount( rec ) == frameCount );
@@ -867,9 +892,8 @@ static void polygonBadFiles( void )
 	int failures = 0;
 	for ( size_t n = 0; n < checked; ++n )
 	{
-		writeAll( BAD_PATH, good, n );
 		char error[512] = "";
-		cnRecording* rec = cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) );
+		cnRecording* rec = cnRecording_LoadMemory( good, n, BAD_PATH, error, (int)sizeof( error ) );
 		const char* want = n < 8 ? "not a Cairn recording" : "truncated";
 		if ( rec != NULL || strstr( error, want ) == NULL )
 		{
@@ -943,9 +967,8 @@ static void polygonBadFiles( void )
 	{
 		RESET();
 		data[i] ^= 0xff;
-		writeAll( BAD_PATH, data, size );
 		error[0] = 0;
-		cnRecording* rec = cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) );
+		cnRecording* rec = cnRecording_LoadMemory( data, size, BAD_PATH, error, (int)sizeof( error ) );
 		if ( rec != NULL )
 		{
 			CHECK( cnRecording_GetBodyCount( rec ) == polyBodyCount );

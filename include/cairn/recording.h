@@ -97,6 +97,11 @@ bool cnIsRecordingFile( const char* path );
 /// error for a missing, truncated, corrupt or newer-version file.
 cnRecording* cnRecording_Load( const char* path, char* error, int errorCapacity );
 
+/// Reads and validates a recording held in memory (size bytes at data, not kept): what a program
+/// that got the file elsewhere (a network, an archive) loads. Errors read "SOURCENAME: reason".
+cnRecording* cnRecording_LoadMemory( const void* data, size_t size, const char* sourceName, char* error,
+									 int errorCapacity );
+
 /// Frees a recording (NULL is allowed).
 void cnRecording_Free( cnRecording* recording );
 
