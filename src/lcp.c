@@ -351,16 +351,47 @@ static void cnLemkeColumn( int m, const double* M, const cnLemkeWork* w, int v, 
 		}
 		return;
 	}
-	const double* col = v < 2 * m ? M + (size_t)( v - m ) * (size_t)m : NULL;
+	if ( v == 2 * m )
+	{
+		// the covering vector e = (1..1)
+		for ( int i = 0; i < m; ++i )
+		{
+			const double* row = binv + (size_t)i * (size_t)m;
+			double s = 0.0, a = 0.0;
+			for ( int k = 0; k < m; ++k )
+			{
+				s += row[k];
+				a += fabs( row[k] );
+			}
+			d[i] = -s;
+			mag[i] = a;
+		}
+		return;
+	}
+	// only the nonzero entries of the column (a third of the reduced boxed LCP's are zero, its
+	// sliding-speed columns have two): the same sums, term for term, in the same order (a zero
+	// term leaves a finite sum unchanged, so d and mag are bit-identical). Their indices go in
+	// w->ties, which only the ratio test after this uses.
+	const double* col = M + (size_t)( v - m ) * (size_t)m;
+	int* nz = w->ties;
+	int count = 0;
+	for ( int k = 0; k < m; ++k )
+	{
+		if ( col[k] != 0.0 )
+		{
+			nz[count++] = k;
+		}
+	}
 	for ( int i = 0; i < m; ++i )
 	{
 		const double* row = binv + (size_t)i * (size_t)m;
 		double s = 0.0, a = 0.0;
-		for ( int k = 0; k < m; ++k )
+		for ( int t = 0; t < count; ++t )
 		{
-			double t = col != NULL ? row[k] * col[k] : row[k];
-			s += t;
-			a += fabs( t );
+			int k = nz[t];
+			double p = row[k] * col[k];
+			s += p;
+			a += fabs( p );
 		}
 		d[i] = -s;
 		mag[i] = a;

@@ -504,11 +504,12 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	bool withFriction = r > count;
 	if ( status != cnLcp_ok && withFriction )
 	{
-		// Friction can leave the boxed problem without a solution (Painleve-like sets: a toppling
-		// domino whose edge slides on the floor, where friction makes a normal's effective mass
-		// negative). The points then take the frictionless response this step, which always exists
-		// for contacts that can separate: non-penetration and momentum are kept, friction is lost
-		// for one step. Counted in cnStats.frictionFallbackCount.
+		// The boxed solver can end without a solution: with restitution none need exist, and on
+		// large redundant sets (toppling dominoes leaning on each other, 4-point face contacts) the
+		// pivoting and the Lemke reduction can miss one in round-off. The points then take the
+		// frictionless response this step, which always exists for contacts that can separate:
+		// non-penetration and momentum are kept, friction is lost for one step. Counted in
+		// cnStats.frictionFallbackCount.
 		// The normal block, repacked in place from stride r to stride count: every entry moves to a
 		// lower index than any entry not yet read.
 		for ( int j = 0; j < count; ++j )

@@ -140,11 +140,11 @@ static void slidingStop( void )
 	}
 }
 
-// The shipped dominoes with lcp and the boxed (dantzig) solver: at about t = 1.29 s a toppling
-// domino's edge slides on the floor in a configuration where friction leaves the boxed LCP without a
-// solution (its bounded friction makes a normal's effective mass negative, Painleve-like). The step
-// must not fail: that contact set goes frictionless for the step (cnStats.frictionFallbackCount)
-// and the run goes on with no body sinking into another. Whether a given compiler's round-off
+// The shipped dominoes with lcp and the boxed (dantzig) solver: from about t = 1.29 s toppling
+// dominoes lean on each other and slide on the floor, large redundant contact sets (90-294 rows) on
+// which the boxed solver can end short of a solution in round-off. The step must not fail: such a
+// set goes frictionless for the step (cnStats.frictionFallbackCount) and the run goes on with no
+// body sinking into another. Whether a given compiler's round-off
 // meets such a set exactly there is not part of the check; the run reaching 1.35 s is.
 static void dominoesWithBoxedLcp( void )
 {
