@@ -15,20 +15,7 @@ T=$(mktemp -d "${BUILD_DIR}/cli_bad_input.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/work"
 
-pass=0
-fail=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $what"
-		echo "  stdout: $(head -c 600 "$T/out" 2>/dev/null)"
-		echo "  stderr: $(head -c 600 "$T/err" 2>/dev/null)"
-	fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 # runs cairn inside $T/work with stdout in $T/out, stderr in $T/err and the status in $rc
 run() {
 	(cd "$T/work" && "$CAIRN" "$@") >"$T/out" 2>"$T/err"
@@ -162,5 +149,4 @@ run info "$T/junk.txt"
 check "info on junk: exits 2" test $rc -eq 2
 check "info on junk: syntax error" err_has "syntax error"
 
-echo "$pass passed, $fail failed"
-test $fail -eq 0
+cli_summary

@@ -11,27 +11,7 @@ BUILD_DIR=$3
 T=$(mktemp -d "${BUILD_DIR}/cli_basic.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-pass=0
-fail=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $what"
-		echo "  stdout: $(head -c 600 "$T/out" 2>/dev/null)"
-		echo "  stderr: $(head -c 600 "$T/err" 2>/dev/null)"
-	fi
-}
-# runs cairn with stdout in $T/out, stderr in $T/err and the status in $rc
-run() {
-	"$CAIRN" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
-# |a - b| <= tol
-near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
 # --- help and version -----------------------------------------------------------------------
 run --help
@@ -192,5 +172,4 @@ check "bench prints a row for the scene" grep -Eq "^tiny +4 +5 " "$T/out"
 CAIRN_SCENES="$T" "$CAIRN" bench tiny --steps 2 --repeat 1 >"$T/out" 2>"$T/err"
 check "bench finds NAME in \$CAIRN_SCENES" grep -Eq "^tiny +4 +2 " "$T/out"
 
-echo "$pass passed, $fail failed"
-test $fail -eq 0
+cli_summary

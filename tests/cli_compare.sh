@@ -13,26 +13,8 @@ SCENE="$SOURCE_DIR/tests/data/compare_small.json"
 T=$(mktemp -d "${BUILD_DIR}/cli_compare.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-pass=0
-fail=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $what"
-		echo "  stdout: $(head -c 1500 "$T/out" 2>/dev/null)"
-		echo "  stderr: $(head -c 600 "$T/err" 2>/dev/null)"
-	fi
-}
-run() {
-	"$CAIRN" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
-# |a - b| <= tol
-near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
+CLI_STDOUT_CHARS=1500
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 # lo <= a <= hi
 between() { awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(a >= lo && a <= hi) }'; }
 # field N of the table row of method M
@@ -180,5 +162,4 @@ run compare "$SCENE" --methods impulse --svg "$T/no/such/dir/e.svg"
 check "unwritable SVG exits 1" test $rc -eq 1
 check "unwritable SVG leaves nothing" test ! -e "$T/no"
 
-echo "$pass passed, $fail failed"
-test $fail -eq 0
+cli_summary

@@ -18,29 +18,7 @@ fi
 T=$(mktemp -d "${BUILD_DIR}/cli_record_fosssim.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-pass=0
-fail=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $what"
-		echo "  stdout: $(head -c 600 "$T/out" 2>/dev/null)"
-		echo "  stderr: $(head -c 600 "$T/err" 2>/dev/null)"
-	fi
-}
-run() {
-	"$CAIRN" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
-# |a - b| <= tol (both given: an empty value, say from a missing file, is never near)
-near() {
-	[ -n "$1" ] && [ -n "$2" ] &&
-		awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
-}
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 # every argument "A = B" holds (string equality; values hold no spaces)
 all() {
 	local eq
@@ -131,5 +109,4 @@ done < <(find "$FOSSSIM" -name '*.xml' | sort)
 check "reference scenes found" test $count -gt 0
 check "all $count reference scenes record and read back" test $bad -eq 0
 
-echo "cli_record_fosssim: $pass passed, $fail failed"
-test $fail -eq 0
+cli_summary cli_record_fosssim
