@@ -43,6 +43,8 @@ typedef struct cnLoader
 	char* error;
 	int errorCapacity;
 	bool failed;
+	// the method replacing the file's "method" (cnLoadSceneWithMethod), cnMethod_count for none
+	cnMethod methodOverride;
 
 	char path[CN_PATH_CAPACITY];
 	int pathLength;
@@ -1470,6 +1472,10 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		cnFailAt( L, "method", "unknown method \"%s\" (allowed: %s)", method, list );
 		return NULL;
 	}
+	if ( L->methodOverride != cnMethod_count )
+	{
+		settings.method = L->methodOverride;
+	}
 	worldDef.method = settings.method;
 	worldDef.subSteps = settings.subSteps;
 	if ( lcpSolver != NULL )
@@ -1617,10 +1623,12 @@ static void cnLineColumn( const char* text, size_t offset, int* line, int* colum
 	}
 }
 
-static cnScene* cnLoadText( const char* json, size_t length, const char* source, char* error, int errorCapacity )
+static cnScene* cnLoadText( const char* json, size_t length, const char* source, cnMethod methodOverride,
+							char* error, int errorCapacity )
 {
 	cnLoader loader;
 	memset( &loader, 0, sizeof( loader ) );
+	loader.methodOverride = methodOverride;
 	loader.source = source;
 	loader.error = error;
 	loader.errorCapacity = errorCapacity;
@@ -1703,7 +1711,7 @@ cnScene* cnLoadSceneFromString( const char* json, const char* sourceName, char* 
 		}
 		return NULL;
 	}
-	cnScene* scene = cnLoadText( json, strlen( json ), source, error, errorCapacity );
+	cnScene* scene = cnLoadText( json, strlen( json ), source, cnMethod_count, error, errorCapacity );
 	if ( scene != NULL )
 	{
 		scene->path = cnCopyString( source );
@@ -1716,7 +1724,9 @@ cnScene* cnLoadSceneFromString( const char* json, const char* sourceName, char* 
 	return scene;
 }
 
-cnScene* cnLoadScene( const char* path, char* error, int errorCapacity )
+// Reads the file at path and loads it, with the method replaced unless methodOverride is
+// cnMethod_count.
+static cnScene* cnLoadFile( const char* path, cnMethod methodOverride, char* error, int errorCapacity )
 {
 	if ( error != NULL && errorCapacity > 0 )
 	{
@@ -1780,7 +1790,7 @@ cnScene* cnLoadScene( const char* path, char* error, int errorCapacity )
 	}
 	text[length] = 0;
 
-	cnScene* scene = cnLoadText( text, length, path, error, errorCapacity );
+	cnScene* scene = cnLoadText( text, length, path, methodOverride, error, errorCapacity );
 	free( text );
 	if ( scene != NULL )
 	{
@@ -1809,4 +1819,23 @@ void cnDestroyScene( cnScene* scene )
 	free( scene->description );
 	free( scene->path );
 	free( scene );
+}
+
+cnScene* cnLoadScene( const char* path, char* error, int errorCapacity )
+{
+	return cnLoadFile( path, cnMethod_count, error, errorCapacity );
+}
+
+cnScene* cnLoadSceneWithMethod( const char* path, cnMethod method, char* error, int errorCapacity )
+{
+	if ( (int)method < 0 || method >= cnMethod_count )
+	{
+		if ( error != NULL && errorCapacity > 0 )
+		{
+			snprintf( error, (size_t)errorCapacity, "%s: unknown contact method %d", path != NULL ? path : "(null)",
+					  (int)method );
+		}
+		return NULL;
+	}
+	return cnLoadFile( path, method, error, errorCapacity );
 }

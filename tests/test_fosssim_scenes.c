@@ -22,12 +22,6 @@
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-static bool fastMode( void )
-{
-	const char* s = getenv( "CAIRN_FAST_TESTS" );
-	return s != NULL && s[0] == '1';
-}
-
 // A body's planar state: centre of mass, angle, velocity of the centre, spin.
 typedef struct bodyState
 {
@@ -663,7 +657,7 @@ static void checkCatapult( const char* name, int arm, const int* squares, int co
 static void test_lcp_catapult( void )
 {
 	static const int squares[1] = { 2 };
-	checkCatapult( "lcp/test09", 1, squares, 1, fastMode() ? 3.0 : 10.0 );
+	checkCatapult( "lcp/test09", 1, squares, 1, testFast() ? 3.0 : 10.0 );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -928,7 +922,7 @@ static void test_vp_sliding_squares( void )
 static void test_vp_catapult( void )
 {
 	static const int squares[4] = { 2, 3, 4, 5 };
-	checkCatapult( "velocityprojection/test06", 1, squares, 4, fastMode() ? 3.0 : 8.0 );
+	checkCatapult( "velocityprojection/test06", 1, squares, 4, testFast() ? 3.0 : 8.0 );
 }
 
 // velocityprojection/test07: "A moving square, without spin, hits a tight bundle of other squares.
@@ -995,7 +989,7 @@ static void test_vp_shuriken( void )
 		start[i] = stateOf( f, i );
 	}
 	int oneSecond = stepsFor( f, 1.0 );
-	int steps = stepsFor( f, fastMode() ? 1.0 : f->scene->duration );
+	int steps = stepsFor( f, testFast() ? 1.0 : f->scene->duration );
 	double lowest = 180.0, highest = -180.0, leastMoved = INFINITY;
 	int n = 0;
 	for ( ; n < steps && advance( f ); ++n )

@@ -8,7 +8,6 @@
 // level, sliding at v0 it decelerates at mu g and stops after v0^2 / (2 mu g).
 #include "cairn/cairn.h"
 #include "cairn/scene.h"
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "penalty.h"
@@ -148,39 +147,18 @@ static void slidingStop( void )
 // meets such a set exactly there is not part of the check; the run reaching 1.35 s is.
 static void dominoesWithBoxedLcp( void )
 {
-	// the scene with its "method" replaced, as cairn run --method does
-	FILE* file = fopen( CAIRN_SOURCE_DIR "/scenes/dominoes.json", "rb" );
-	CHECK( file != NULL );
-	if ( file == NULL )
-	{
-		return;
-	}
-	static char text[1 << 16];
-	size_t length = fread( text, 1, sizeof( text ) - 1, file );
-	fclose( file );
-	CHECK( length > 0 && length < sizeof( text ) - 1 );
-	text[length] = 0;
-	cJSON* root = cJSON_Parse( text );
-	CHECK( root != NULL );
-	if ( root == NULL )
-	{
-		return;
-	}
-	cJSON_DeleteItemFromObjectCaseSensitive( root, "method" );
-	cJSON_AddStringToObject( root, "method", "lcp" );
-	cJSON_DeleteItemFromObjectCaseSensitive( root, "lcp_solver" );
-	cJSON_AddStringToObject( root, "lcp_solver", "dantzig" );
-	char* json = cJSON_PrintUnformatted( root );
-	cJSON_Delete( root );
+	// the scene with its method replaced, as cairn run --method does (its lcp_solver is dantzig,
+	// the default)
 	char error[512];
-	cnScene* scene = cnLoadSceneFromString( json, "dominoes.json", error, (int)sizeof( error ) );
-	free( json );
+	cnScene* scene = cnLoadSceneWithMethod( CAIRN_SOURCE_DIR "/scenes/dominoes.json", cnMethod_lcp, error,
+											(int)sizeof( error ) );
 	CHECK( scene != NULL );
 	if ( scene == NULL )
 	{
 		printf( "  %s\n", error );
 		return;
 	}
+	CHECK( cnWorld_GetDef( scene->world ).lcpSolver == cnLcp_dantzig );
 	cnWorld* world = scene->world;
 	const double h = scene->timeStep;
 	int steps = (int)ceil( 1.35 / h );

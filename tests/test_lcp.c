@@ -1105,15 +1105,9 @@ static int stackBatch( const char* label, uint64_t seed, int count, int maxBoxes
 	return fallbacks;
 }
 
-static bool fastTests( void )
-{
-	const char* s = getenv( "CAIRN_FAST_TESTS" );
-	return s != NULL && s[0] == '1';
-}
-
 static void dantzigStacks( void )
 {
-	int count = fastTests() ? 40 : 300;
+	int count = testFast() ? 40 : 300;
 	int resting = stackBatch( "resting", 11u, count, 8, true, 0.05 );
 	int violent = stackBatch( "violent", 12u, count, 8, false, 0.0 );
 	CHECK( resting <= count / 100 );

@@ -12,12 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool fastMode( void )
-{
-	const char* s = getenv( "CAIRN_FAST_TESTS" );
-	return s != NULL && s[0] == '1';
-}
-
 static cnWorld* makeWorld( cnVec3 gravity )
 {
 	cnWorldDef def = cnDefaultWorldDef();
@@ -277,7 +271,7 @@ static void restingCubeDepth( void )
 	addGroundPlane( world, m );
 	const double a = 0.25;
 	cnBodyId box = addBox( world, cnV3( 0, 0, a ), cnV3( a, a, a ), m );
-	int steps = fastMode() ? 30 : 60;
+	int steps = testFast() ? 30 : 60;
 	for ( int i = 0; i < steps; ++i )
 	{
 		CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );

@@ -14,16 +14,9 @@
 #include "test.h"
 #include "test_bodies.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool fastMode( void )
-{
-	const char* s = getenv( "CAIRN_FAST_TESTS" );
-	return s != NULL && s[0] == '1';
-}
 
 // ---------------------------------------------------------------------------------------------
 // rk45
@@ -347,7 +340,7 @@ static double slide( double thetaDeg, double seconds, double* velocity )
 // box's sinking into the spring takes a few ms more.
 static void inclineStickSlip( void )
 {
-	double T = fastMode() ? 1.0 : 2.0;
+	double T = testFast() ? 1.0 : 2.0;
 	double v;
 	double theta = 26.0 * CN_PI / 180.0;
 	double creep = CN_PENALTY_SLIP_SPEED * tan( theta ) / 0.5;
@@ -409,7 +402,7 @@ static void stiffPileStaysFinite( void )
 		sd.material = m;
 		CHECK( cnCreateShape( world, capsule, &sd ).index >= 0 );
 
-		int steps = fastMode() ? 30 : 60;
+		int steps = testFast() ? 30 : 60;
 		bool ok = true;
 		for ( int i = 0; i < steps && ok; ++i )
 		{
@@ -572,36 +565,11 @@ static void roughBallLeavesRolling( void )
 }
 
 // Loads a scene of scenes/ with its "method" replaced.
-static cnScene* loadSceneWithMethod( const char* name, const char* method )
+static cnScene* loadSceneWithMethod( const char* name, cnMethod method )
 {
 	char path[1024], error[1024];
 	snprintf( path, sizeof( path ), "%s/scenes/%s", CAIRN_SOURCE_DIR, name );
-	FILE* file = fopen( path, "rb" );
-	CHECK( file != NULL );
-	if ( file == NULL )
-	{
-		return NULL;
-	}
-	fseek( file, 0, SEEK_END );
-	long size = ftell( file );
-	fseek( file, 0, SEEK_SET );
-	char* text = malloc( (size_t)size + 1 );
-	size_t read = fread( text, 1, (size_t)size, file );
-	fclose( file );
-	text[read] = 0;
-	cJSON* root = cJSON_Parse( text );
-	free( text );
-	CHECK( root != NULL );
-	if ( root == NULL )
-	{
-		return NULL;
-	}
-	cJSON_DeleteItemFromObjectCaseSensitive( root, "method" );
-	cJSON_AddStringToObject( root, "method", method );
-	char* json = cJSON_PrintUnformatted( root );
-	cJSON_Delete( root );
-	cnScene* scene = cnLoadSceneFromString( json, path, error, (int)sizeof( error ) );
-	cJSON_free( json );
+	cnScene* scene = cnLoadSceneWithMethod( path, method, error, (int)sizeof( error ) );
 	if ( scene == NULL )
 	{
 		fprintf( stderr, "%s\n", error );
@@ -618,13 +586,13 @@ static cnScene* loadSceneWithMethod( const char* name, const char* method )
 // lying on its side) less 1 mm. Where the cans end up is chaotic and not checked.
 static void canTossKnocksCansDown( void )
 {
-	cnScene* scene = loadSceneWithMethod( "can_toss.json", "penalty" );
+	cnScene* scene = loadSceneWithMethod( "can_toss.json", cnMethod_penalty );
 	if ( scene == NULL )
 	{
 		return;
 	}
 	cnWorld* world = scene->world;
-	bool fast = fastMode();
+	bool fast = testFast();
 	const char* cans[6] = { "can_0", "can_1", "can_2", "can_3", "can_4", "can_5" };
 	cnVec3 start[6];
 	for ( int i = 0; i < 6; ++i )

@@ -17,12 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static bool fastMode( void )
-{
-	const char* s = getenv( "CAIRN_FAST_TESTS" );
-	return s != NULL && s[0] == '1';
-}
-
 typedef struct Config
 {
 	cnMethod method;
@@ -213,7 +207,7 @@ static void bounceHeights( void )
 // The last run uses explicit Euler (positions move with the start velocity, which is zero).
 static void restingBox( void )
 {
-	double seconds = fastMode() ? 2.0 : 10.0;
+	double seconds = testFast() ? 2.0 : 10.0;
 	for ( int c = 0; c <= CONFIG_COUNT; ++c )
 	{
 		cnWorld* world = makeWorld( configs + ( c < CONFIG_COUNT ? c : 1 ), cnV3( 0, 0, -9.81 ) );
@@ -248,7 +242,7 @@ static void restingBox( void )
 // method keeps it exactly still (round-off: 1e-9 m over 5 s).
 static void restingTable( void )
 {
-	double seconds = fastMode() ? 1.0 : 5.0;
+	double seconds = testFast() ? 1.0 : 5.0;
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
 		cnWorld* world = makeWorld( configs + c, cnV3( 0, 0, -9.81 ) );
@@ -443,7 +437,7 @@ static void determinism( void )
 				addBox( world, cnBody_dynamic, p, cnV3( 0.25, 0.25, 0.25 ), cnVec3_zero, m );
 			}
 			bool ok = true;
-			for ( int i = 0; i < ( fastMode() ? 60 : 180 ) && ok; ++i )
+			for ( int i = 0; i < ( testFast() ? 60 : 180 ) && ok; ++i )
 			{
 				ok = step( world, 1.0 / 60.0, configs[c].label );
 			}

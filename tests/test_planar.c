@@ -46,9 +46,8 @@ static void test_planar_boxes_stay_in_plane( void )
 	CHECK( cnWorld_GetDef( world ).planar );
 	int count = cnWorld_GetBodyCount( world );
 	bool inPlane = true;
-	const char* fast = getenv( "CAIRN_FAST_TESTS" );
 	// 3 s lets the tumbler land and everything settle; the sanitizer build runs 1.5 s
-	int steps = fast != NULL && fast[0] == '1' ? 300 : 600;
+	int steps = testFast() ? 300 : 600;
 	for ( int n = 0; n < steps; ++n )
 	{
 		CHECK( cnWorld_Step( world, scene->timeStep ) );

@@ -399,6 +399,28 @@ static void expectError( const uint8_t* data, size_t size, const char* want )
 	cnRecording_Free( rec );
 }
 
+// How many of the proper prefixes data[0, n), n < count, load without the error they must give:
+// "not a Cairn recording" below the 8-byte magic, "truncated" from there on. Prints the first few.
+static int prefixMisses( const uint8_t* data, size_t count )
+{
+	int failures = 0;
+	for ( size_t n = 0; n < count; ++n )
+	{
+		char error[512] = "";
+		cnRecording* rec = cnRecording_LoadMemory( data, n, BAD_PATH, error, (int)sizeof( error ) );
+		const char* want = n < 8 ? "not a Cairn recording" : "truncated";
+		if ( rec != NULL || strstr( error, want ) == NULL )
+		{
+			if ( failures++ < 5 )
+			{
+				printf( "  prefix of %zu bytes: '%s'\n", n, error );
+			}
+		}
+		cnRecording_Free( rec );
+	}
+	return failures;
+}
+
 static void truncatedFiles( void )
 {
 	cnTransform expected[frameCount][bodyCount];
@@ -440,22 +462,7 @@ static void truncatedFiles( void )
 	}
 
 	// every proper prefix of the file is an error: too short for the magic, or truncated
-	int failures = 0;
-	for ( size_t n = 0; n < size; ++n )
-	{
-		char error[512] = "";
-		cnRecording* rec = cnRecording_LoadMemory( data, n, BAD_PATH, error, (int)sizeof( error ) );
-		const char* want = n < 8 ? "not a Cairn recording" : "truncated";
-		if ( rec != NULL || strstr( error, want ) == NULL )
-		{
-			if ( failures++ < 5 )
-			{
-				printf( "  prefix of %zu bytes: '%s'\n", n, error );
-			}
-		}
-		cnRecording_Free( rec );
-	}
-	CHECK( failures == 0 );
+	CHECK( prefixMisses( data, size ) == 0 );
 
 	// a missing file
 	char error[512] = "";
@@ -889,22 +896,7 @@ static void polygonBadFiles( void )
 	size_t header = u32At( good + 20 );
 	size_t checked = header + 8 + 56 * polyBodyCount + 1;
 	CHECK( checked < size );
-	int failures = 0;
-	for ( size_t n = 0; n < checked; ++n )
-	{
-		char error[512] = "";
-		cnRecording* rec = cnRecording_LoadMemory( good, n, BAD_PATH, error, (int)sizeof( error ) );
-		const char* want = n < 8 ? "not a Cairn recording" : "truncated";
-		if ( rec != NULL || strstr( error, want ) == NULL )
-		{
-			if ( failures++ < 5 )
-			{
-				printf( "  prefix of %zu bytes: '%s'\n", n, error );
-			}
-		}
-		cnRecording_Free( rec );
-	}
-	CHECK( failures == 0 );
+	CHECK( prefixMisses( good, checked ) == 0 );
 	// a cut inside the table's vertices names the polygon
 	writeAll( BAD_PATH, good, tableVertexCountOffset() + 4 + 24 * 3 );
 	char error[512] = "";

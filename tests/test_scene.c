@@ -414,6 +414,32 @@ static void test_missing_file( void )
 	CHECK( cnContains( error, CN_DATA_DIR ": cannot" ) );
 }
 
+// cnLoadSceneWithMethod replaces the file's method (scene and world) and leaves everything else;
+// the file's own "method" value is still checked, and an out-of-range method is an error.
+static void test_method_override( void )
+{
+	char error[512] = "";
+	const char* path = CAIRN_SOURCE_DIR "/scenes/bouncing_balls.json";
+	cnScene* plain = cnLoadScene( path, error, (int)sizeof( error ) );
+	cnScene* lcp = cnLoadSceneWithMethod( path, cnMethod_lcp, error, (int)sizeof( error ) );
+	CHECK( plain != NULL && lcp != NULL );
+	if ( plain != NULL && lcp != NULL )
+	{
+		CHECK( plain->method == cnMethod_impulse );
+		CHECK( lcp->method == cnMethod_lcp );
+		CHECK( cnWorld_GetDef( lcp->world ).method == cnMethod_lcp );
+		CHECK( lcp->timeStep == plain->timeStep && lcp->duration == plain->duration );
+		CHECK( cnWorld_GetBodyCount( lcp->world ) == cnWorld_GetBodyCount( plain->world ) );
+	}
+	cnDestroyScene( plain );
+	cnDestroyScene( lcp );
+	CHECK( cnLoadSceneWithMethod( CN_DATA_DIR "/bad/unknown_method.json", cnMethod_lcp, error, (int)sizeof( error ) ) ==
+		   NULL );
+	CHECK( cnContains( error, "unknown method" ) );
+	CHECK( cnLoadSceneWithMethod( path, cnMethod_count, error, (int)sizeof( error ) ) == NULL );
+	CHECK( cnContains( error, "bouncing_balls.json: unknown contact method" ) );
+}
+
 static void test_small_error_buffer( void )
 {
 	// the message is cut to the buffer, never written past it; a NULL buffer is allowed
@@ -544,6 +570,7 @@ int main( void )
 	RUN_TEST( test_syntax_errors );
 	RUN_TEST( test_missing_file );
 	RUN_TEST( test_small_error_buffer );
+	RUN_TEST( test_method_override );
 	RUN_TEST( test_bad_fixtures );
 	RUN_TEST( test_shared_scenes_load );
 	return TEST_SUMMARY();

@@ -6,7 +6,6 @@
 
 #include "cairn/fosssim.h"
 
-#include <cjson/cJSON.h>
 
 #include <errno.h>
 #include <math.h>
@@ -176,42 +175,6 @@ bool cliMakeDirectories( const char* path )
 	return true;
 }
 
-// Reads a whole text file; NULL when it cannot be read.
-static char* cliReadText( const char* path )
-{
-	FILE* file = fopen( path, "rb" );
-	if ( file == NULL )
-	{
-		return NULL;
-	}
-	size_t capacity = 4096, size = 0;
-	char* text = malloc( capacity );
-	while ( text != NULL )
-	{
-		if ( size + 1 >= capacity )
-		{
-			char* bigger = realloc( text, capacity * 2 );
-			if ( bigger == NULL )
-			{
-				free( text );
-				text = NULL;
-				break;
-			}
-			text = bigger;
-			capacity *= 2;
-		}
-		size_t n = fread( text + size, 1, capacity - size - 1, file );
-		size += n;
-		if ( n == 0 )
-		{
-			text[size] = 0;
-			break;
-		}
-	}
-	fclose( file );
-	return text;
-}
-
 const char* cliMethodList( void )
 {
 	static char list[256];
@@ -255,44 +218,13 @@ cnScene* cliLoadScene( const char* path, const char* method )
 		return cnFosssim_ReleaseScene( f );
 	}
 
-	// load as written first, so every error message is the loader's own
-	cnScene* scene = cnLoadScene( path, error, (int)sizeof( error ) );
+	// a world's method is fixed at creation: the loader replaces the file's (still checking it)
+	bool replace = method != NULL && method[0] != 0;
+	cnScene* scene = replace ? cnLoadSceneWithMethod( path, wanted, error, (int)sizeof( error ) )
+							 : cnLoadScene( path, error, (int)sizeof( error ) );
 	if ( scene == NULL )
 	{
 		cliError( "%s", error );
-		return NULL;
-	}
-	if ( method == NULL || method[0] == 0 || scene->method == wanted )
-	{
-		return scene;
-	}
-
-	// the world's method is fixed at creation, so load again with the "method" key replaced
-	cnDestroyScene( scene );
-	char* text = cliReadText( path );
-	cJSON* root = text != NULL ? cJSON_Parse( text ) : NULL;
-	free( text );
-	if ( root == NULL || cJSON_IsObject( root ) == false )
-	{
-		cJSON_Delete( root );
-		cliError( "%s: cannot read the scene again to change its method", path );
-		return NULL;
-	}
-	cJSON_DeleteItemFromObjectCaseSensitive( root, "method" );
-	cJSON_AddStringToObject( root, "method", cnMethodName( wanted ) );
-	char* json = cJSON_PrintUnformatted( root );
-	cJSON_Delete( root );
-	if ( json == NULL )
-	{
-		cliError( "out of memory" );
-		return NULL;
-	}
-	scene = cnLoadSceneFromString( json, path, error, (int)sizeof( error ) );
-	cJSON_free( json );
-	if ( scene == NULL )
-	{
-		cliError( "%s", error );
-		return NULL;
 	}
 	return scene;
 }

@@ -29,6 +29,10 @@ typedef struct cnScene
 ///   (for JSON syntax errors "FILE:LINE:COL: syntax error ..."; for a missing file "FILE: cannot open: <strerror>").
 cnScene* cnLoadScene( const char* path, char* error, int errorCapacity );
 
+/// Same with the scene's "method" replaced by method (the file's own value is still checked): what
+/// `cairn run --method` and `cairn compare` load, since a world's method is fixed at creation.
+cnScene* cnLoadSceneWithMethod( const char* path, cnMethod method, char* error, int errorCapacity );
+
 /// Same from a string; sourceName is used in messages.
 cnScene* cnLoadSceneFromString( const char* json, const char* sourceName, char* error, int errorCapacity );
 
