@@ -4,8 +4,8 @@
 #pragma once
 
 #include "arena.h"
-#include "broad_phase.h"
-#include "collision.h"
+#include "collision/broad_phase.h"
+#include "collision/collision.h"
 #include "pair_map.h"
 
 #include "cairn/cairn.h"

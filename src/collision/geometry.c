@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Shape geometry: tight world bounding boxes, closed-form mass properties and support mappings.
-#include "collision.h"
+#include "collision/collision.h"
 
 // Planes are unbounded; their box is huge but finite so box arithmetic never meets infinity.
 #define CN_PLANE_EXTENT 1.0e18

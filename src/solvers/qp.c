@@ -17,7 +17,7 @@
 //
 // Memory: one malloc/free pair per call holding J, R and a few vectors (2 n^2 + 4 n + p doubles and
 // n + p ints). Every loop runs in index order, so results are bit-reproducible.
-#include "qp.h"
+#include "solvers/qp.h"
 
 #include <math.h>
 #include <stdbool.h>

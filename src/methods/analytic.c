@@ -6,7 +6,7 @@
 // Dormand-Prince integration carries the bodies through the step. Collisions are looked for at
 // the step start and after every internal step; a new one is located in time on the integrator's
 // dense output, so impacts happen where the surfaces meet. See docs/method-analytic.md.
-#include "penalty.h"
+#include "methods/penalty.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Dormand-Prince RK5(4)7M with FSAL, PI step-size control and dense output (Hairer's DOPRI5).
-#include "rk45.h"
+#include "solvers/rk45.h"
 
 #include <math.h>
 #include <string.h>

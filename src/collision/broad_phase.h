@@ -4,7 +4,7 @@
 // update queries the trees only for those proxies, so the cost follows what moved, not the scene.
 #pragma once
 
-#include "dynamic_tree.h"
+#include "collision/dynamic_tree.h"
 
 #include <stdbool.h>
 #include <stdint.h>

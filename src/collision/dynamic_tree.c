@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "dynamic_tree.h"
+#include "collision/dynamic_tree.h"
 
 #include <float.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 // its shapes in the order of its name, so a reversed pair is handled by swapping the arguments
 // and flipping the normal, which keeps it pointing from A to B. Points are midway between the
 // surfaces and separations are symmetric, so nothing else changes under the swap.
-#include "collision.h"
+#include "collision/collision.h"
 
 static void cnFlipNormal( cnManifold* m )
 {

@@ -2,7 +2,7 @@
 // Plane (shape A) against a convex shape (shape B). The plane is the half-space
 // {x : dot(normal, x) <= offset} of its shape frame, so every candidate point of B is measured
 // exactly by its signed height above the surface; the manifold normal is the plane normal.
-#include "collision.h"
+#include "collision/collision.h"
 
 // A cylinder counts as upright when its axis is within about 0.3 degrees of the plane normal
 // (sine 0.005). It then stands on four rim points fixed in its own frame, which keeps their ids

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "contact_system.h"
+#include "methods/contact_system.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 // the reference face, collide_clip.c) or a single edge-edge point. This is the hot path of box
 // stacks: no allocation, no trigonometry, and everything in the frame of one box so the side
 // planes are axis aligned.
-#include "collision.h"
+#include "collision/collision.h"
 
 #include <float.h>
 

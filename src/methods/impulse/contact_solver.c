@@ -2,7 +2,7 @@
 // Contact constraints of the impulse method: sequential impulses on soft contacts with warm
 // starting, Coulomb friction on two tangents clamped to the friction cone, speculative points,
 // relax and restitution (Catto, "Solver2D" and Box2D v3's soft step).
-#include "solver.h"
+#include "methods/impulse/impulse.h"
 
 #include <float.h>
 

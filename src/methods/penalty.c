@@ -5,7 +5,7 @@
 // through it, so the force follows the bodies smoothly within the step (the narrow phase's choice
 // of points changes only between steps); the world step is one output interval made of as many
 // internal steps as the error tolerance and the motion bound ask. See docs/method-penalty.md.
-#include "penalty.h"
+#include "methods/penalty.h"
 
 #include <string.h>
 

@@ -8,8 +8,8 @@
 // display tags, so a tag may refer to one that comes later in the file.
 #include "cairn/fosssim.h"
 
-#include "lcp.h"
-#include "method_velocity.h"
+#include "solvers/lcp.h"
+#include "methods/velocity.h"
 #include "world.h"
 
 #include <libxml/parser.h>

@@ -7,7 +7,7 @@
 // one point per step would let it rock on its rim.
 //
 // Everything is computed in the frame of shape A and moved to the world at the end.
-#include "gjk.h"
+#include "collision/gjk.h"
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broad_phase.h"
+#include "collision/broad_phase.h"
 
 #include <stdlib.h>
 #include <string.h>

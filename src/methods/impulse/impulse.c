@@ -3,7 +3,7 @@
 // bodies into contiguous arrays and prepare contacts; per sub-step: integrate velocities, warm
 // start, solve with soft position correction, integrate positions, relax without it; then apply
 // restitution, store impulses for warm starting and write the bodies back.
-#include "solver.h"
+#include "methods/impulse/impulse.h"
 
 #include <time.h>
 

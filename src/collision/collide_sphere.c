@@ -6,7 +6,7 @@
 // separation is their distance less both radii. Only when the cores overlap (a box swallowing a
 // capsule's segment) is a separating axis search needed. Everything is computed in the frame of
 // shape A and moved to the world at the end.
-#include "collision.h"
+#include "collision/collision.h"
 
 #include <float.h>
 

@@ -4,7 +4,7 @@
 // and exact; boxes and cylinders go through their support functions (cnSupport).
 #pragma once
 
-#include "collision.h"
+#include "collision/collision.h"
 
 /// Result of a distance query between two convex shapes.
 typedef struct cnDistanceOutput

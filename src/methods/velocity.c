@@ -17,11 +17,11 @@
 //                         is (Smith, Kaufman, Vouga, Tamstorf, Grinspun 2012)
 //  4. positions: symplectic Euler moves bodies with qdot_plus, explicit Euler with the velocity
 //     the step started with; shapes are updated and the step's forces cleared.
-#include "method_velocity.h"
+#include "methods/velocity.h"
 
-#include "contact_system.h"
-#include "lcp.h"
-#include "qp.h"
+#include "methods/contact_system.h"
+#include "solvers/lcp.h"
+#include "solvers/qp.h"
 
 #include <math.h>
 #include <stdlib.h>

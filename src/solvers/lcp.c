@@ -23,7 +23,7 @@
 // The boxed LCP is solved by principal pivoting on the boxed problem itself (the Dantzig section
 // below); when that cannot reach the conditions, it is reduced to a standard LCP in shifted
 // variables and solved by the same Lemke core. Memory: one malloc/free pair per call, nothing else.
-#include "lcp.h"
+#include "solvers/lcp.h"
 
 #include <math.h>
 #include <stdbool.h>

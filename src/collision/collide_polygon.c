@@ -4,7 +4,7 @@
 // (strict inequality) make one contact point with its own normal, from the closest point of the
 // edge towards the vertex. Polygons need not be convex (FOSSSim's table has legs), so there is no
 // separating axis or clipping here: the vertex-edge pairs are the contact set.
-#include "collision.h"
+#include "collision/collision.h"
 
 // Bits of a feature id: side (which polygon gives the vertex) << 30 | vertex << 15 | edge. The
 // shape validation keeps vertex counts below 2^15 so ids never collide.

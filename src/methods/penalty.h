@@ -6,7 +6,7 @@
 // step.
 #pragma once
 
-#include "rk45.h"
+#include "solvers/rk45.h"
 #include "world.h"
 
 /// Natural frequency of a contact point whose stiffness is left at 0 (Hz): k = m_eff (2 pi f)^2.

@@ -4,7 +4,7 @@
 // clipped vertex naming the two lines it lies on, and the reduction of the clipped points to at
 // most CN_MAX_MANIFOLD_POINTS. The keys are what keeps feature ids, and so warm starting, stable
 // from step to step: a vertex keeps its key for as long as the same two features make it.
-#include "collision.h"
+#include "collision/collision.h"
 
 // Key of a point lying on the lines labelled l1 and l2 (each below 256): the unordered pair, so
 // that the same crossing gets the same key whichever way it was found. Always below 0x10000.

@@ -7,7 +7,7 @@
 // Spheres and capsules are a core (point, segment) grown by a radius: GJK runs on the cores, which
 // is exact and converges in a few iterations, and only when the cores themselves overlap do the
 // full shapes go through GJK and EPA.
-#include "gjk.h"
+#include "collision/gjk.h"
 
 #include <stdint.h>
 
