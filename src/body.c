@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Bodies: creation, mass properties, state access and waking.
+#include "body.h"
+
+#include "core.h"
+#include "error.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -7,20 +11,19 @@
 
 cnBody* cnGetBody( const cnWorld* world, cnBodyId id )
 {
-	cnWorld* w = (cnWorld*)world;
 	if ( world == NULL )
 	{
 		return NULL;
 	}
 	if ( id.index < 0 || id.index >= world->bodyCount )
 	{
-		cnSetError( w, "invalid body id (index %d)", id.index );
+		cnFail( cnError_invalidId, "invalid body id (index %d)", id.index );
 		return NULL;
 	}
 	cnBody* b = world->bodies + id.index;
 	if ( b->alive == false || b->generation != id.generation )
 	{
-		cnSetError( w, "stale body id (index %d, generation %u)", id.index, id.generation );
+		cnFail( cnError_invalidId, "stale body id (index %d, generation %u)", id.index, id.generation );
 		return NULL;
 	}
 	return b;
@@ -40,25 +43,25 @@ cnBodyId cnWorld_CreateBody( cnWorld* world, const cnBodyDef* def )
 	}
 	if ( (int)def->type < 0 || def->type > cnBody_dynamic )
 	{
-		cnSetError( world, "invalid body type" );
+		cnFail( cnError_invalidArgument, "invalid body type" );
 		return cnBodyId_null;
 	}
 	if ( !cnIsValidVec3( def->position ) || !cnIsValidVec3( def->linearVelocity ) ||
 		 !cnIsValidVec3( def->angularVelocity ) )
 	{
-		cnSetError( world, "body position and velocities must be finite" );
+		cnFail( cnError_invalidArgument, "body position and velocities must be finite" );
 		return cnBodyId_null;
 	}
 	if ( !cnIsUnitQuat( def->orientation ) )
 	{
-		cnSetError( world, "body orientation must be a unit quaternion (norm %g)", cnQuatLength( def->orientation ) );
+		cnFail( cnError_invalidArgument, "body orientation must be a unit quaternion (norm %g)", cnQuatLength( def->orientation ) );
 		return cnBodyId_null;
 	}
 	if ( !isfinite( def->gravityScale ) || !isfinite( def->linearDamping ) || def->linearDamping < 0.0 ||
 		 !isfinite( def->angularDamping ) || def->angularDamping < 0.0 || !isfinite( def->dragCoefficient ) ||
 		 def->dragCoefficient < 0.0 )
 	{
-		cnSetError( world, "gravity scale must be finite; damping and drag must be finite and >= 0" );
+		cnFail( cnError_invalidArgument, "gravity scale must be finite; damping and drag must be finite and >= 0" );
 		return cnBodyId_null;
 	}
 
@@ -76,7 +79,7 @@ cnBodyId cnWorld_CreateBody( cnWorld* world, const cnBodyDef* def )
 			cnBody* bodies = realloc( world->bodies, (size_t)capacity * sizeof( cnBody ) );
 			if ( bodies == NULL )
 			{
-				cnSetError( world, "out of memory" );
+				cnFail( cnError_outOfMemory, "out of memory" );
 				return cnBodyId_null;
 			}
 			world->bodies = bodies;
@@ -91,15 +94,7 @@ cnBodyId cnWorld_CreateBody( cnWorld* world, const cnBodyDef* def )
 	memset( b, 0, sizeof( cnBody ) );
 	b->generation = generation;
 	b->alive = true;
-	if ( def->name != NULL )
-	{
-		size_t n = strlen( def->name ) + 1;
-		b->name = malloc( n );
-		if ( b->name != NULL )
-		{
-			memcpy( b->name, def->name, n );
-		}
-	}
+	b->name = cnCopyString( def->name );
 	b->userData = def->userData;
 	b->type = def->type;
 	b->xf.p = def->position;
@@ -344,7 +339,7 @@ bool cnBody_SetTransform( cnWorld* world, cnBodyId id, cnVec3 position, cnQuat o
 	}
 	if ( !cnIsValidVec3( position ) || !cnIsUnitQuat( orientation ) )
 	{
-		return cnSetError( world, "transform must be finite with a unit quaternion" );
+		return cnFail( cnError_invalidArgument, "transform must be finite with a unit quaternion" );
 	}
 	b->xf.p = position;
 	b->xf.q = cnNormalizeQuat( orientation );
@@ -387,11 +382,11 @@ bool cnBody_SetLinearVelocity( cnWorld* world, cnBodyId id, cnVec3 v )
 	}
 	if ( !cnIsValidVec3( v ) )
 	{
-		return cnSetError( world, "velocity must be finite" );
+		return cnFail( cnError_invalidArgument, "velocity must be finite" );
 	}
 	if ( b->type == cnBody_static )
 	{
-		return cnSetError( world, "a static body cannot move" );
+		return cnFail( cnError_invalidArgument, "a static body cannot move" );
 	}
 	b->v = v;
 	cnWakeBody( world, b );
@@ -407,11 +402,11 @@ bool cnBody_SetAngularVelocity( cnWorld* world, cnBodyId id, cnVec3 w )
 	}
 	if ( !cnIsValidVec3( w ) )
 	{
-		return cnSetError( world, "angular velocity must be finite" );
+		return cnFail( cnError_invalidArgument, "angular velocity must be finite" );
 	}
 	if ( b->type == cnBody_static )
 	{
-		return cnSetError( world, "a static body cannot move" );
+		return cnFail( cnError_invalidArgument, "a static body cannot move" );
 	}
 	b->w = w;
 	cnWakeBody( world, b );
@@ -437,7 +432,7 @@ bool cnBody_ApplyForce( cnWorld* world, cnBodyId id, cnVec3 force, cnVec3 worldP
 	}
 	if ( !cnIsValidVec3( force ) || !cnIsValidVec3( worldPoint ) )
 	{
-		return cnSetError( world, "force and point must be finite" );
+		return cnFail( cnError_invalidArgument, "force and point must be finite" );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
@@ -458,7 +453,7 @@ bool cnBody_ApplyTorque( cnWorld* world, cnBodyId id, cnVec3 torque )
 	}
 	if ( !cnIsValidVec3( torque ) )
 	{
-		return cnSetError( world, "torque must be finite" );
+		return cnFail( cnError_invalidArgument, "torque must be finite" );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
@@ -478,7 +473,7 @@ bool cnBody_ApplyLinearImpulse( cnWorld* world, cnBodyId id, cnVec3 impulse, cnV
 	}
 	if ( !cnIsValidVec3( impulse ) || !cnIsValidVec3( worldPoint ) )
 	{
-		return cnSetError( world, "impulse and point must be finite" );
+		return cnFail( cnError_invalidArgument, "impulse and point must be finite" );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
@@ -601,11 +596,11 @@ bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass )
 	}
 	if ( !isfinite( mass ) || mass <= 0.0 )
 	{
-		return cnSetError( world, "mass must be finite and > 0 (got %g)", mass );
+		return cnFail( cnError_invalidArgument, "mass must be finite and > 0 (got %g)", mass );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
-		return cnSetError( world, "only dynamic bodies have a mass" );
+		return cnFail( cnError_invalidArgument, "only dynamic bodies have a mass" );
 	}
 	b->massOverride = mass;
 	b->hasMassData = false;
@@ -622,11 +617,11 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 	}
 	if ( b->type != cnBody_dynamic )
 	{
-		return cnSetError( world, "only dynamic bodies have a mass" );
+		return cnFail( cnError_invalidArgument, "only dynamic bodies have a mass" );
 	}
 	if ( !isfinite( mass ) || mass <= 0.0 || !cnIsValidVec3( localCenter ) )
 	{
-		return cnSetError( world, "mass must be finite and > 0 and the centre finite" );
+		return cnFail( cnError_invalidArgument, "mass must be finite and > 0 and the centre finite" );
 	}
 	// symmetric positive definite: symmetric, and all leading minors positive (Sylvester)
 	double m1 = inertia.cx.x;
@@ -637,7 +632,7 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 					 fabs( inertia.cz.y - inertia.cy.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) );
 	if ( !symmetric || !( m1 > 0.0 ) || !( m2 > 0.0 ) || !( m3 > 0.0 ) || !isfinite( m3 ) )
 	{
-		return cnSetError( world, "inertia must be symmetric positive definite" );
+		return cnFail( cnError_invalidArgument, "inertia must be symmetric positive definite" );
 	}
 	b->hasMassData = true;
 	b->massOverride = mass;

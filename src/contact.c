@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Contacts: the broad-phase stage that creates them and the narrow-phase stage that updates
 // their manifolds, carrying impulses over from the previous step by feature id.
+#include "error.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -307,4 +308,41 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 
 	world->stats.touchingCount = touching;
 	world->stats.manifoldPointCount = points;
+}
+
+// ---------------------------------------------------------------------------------------------
+// collision control
+
+bool cnWorld_DisableCollision( cnWorld* world, cnBodyId a, cnBodyId b )
+{
+	cnBody* bodyA = cnGetBody( world, a );
+	cnBody* bodyB = cnGetBody( world, b );
+	if ( bodyA == NULL || bodyB == NULL )
+	{
+		return false;
+	}
+	if ( a.index == b.index )
+	{
+		return cnFail( cnError_invalidArgument, "cannot disable collision of a body with itself" );
+	}
+	cnPairMap_Insert( &world->disabledPairs, cnPairKey( a.index, b.index ), 1 );
+
+	// drop existing contacts between the two bodies
+	for ( int i = world->contactCount - 1; i >= 0; --i )
+	{
+		const cnContact* c = world->contacts + i;
+		if ( ( c->bodyA == a.index && c->bodyB == b.index ) || ( c->bodyA == b.index && c->bodyB == a.index ) )
+		{
+			cnDestroyContact( world, i );
+		}
+	}
+	if ( bodyA->type != cnBody_static )
+	{
+		cnWakeBody( world, bodyA );
+	}
+	if ( bodyB->type != cnBody_static )
+	{
+		cnWakeBody( world, bodyB );
+	}
+	return true;
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Defaults, names and the material combination rules.
+#include "core.h"
+
 #include "cairn/cairn.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef CAIRN_VERSION
@@ -62,23 +65,6 @@ const char* cnBodyTypeName( cnBodyType type )
 			return "dynamic";
 	}
 	return "unknown";
-}
-
-double cnMixFriction( double friction1, double friction2 )
-{
-	// geometric mean: a slippery surface stays slippery whatever touches it; equal values are
-	// returned as they are so two bodies of one material get exactly that material's friction
-	if ( friction1 == friction2 )
-	{
-		return friction1;
-	}
-	return sqrt( friction1 * friction2 );
-}
-
-double cnMixRestitution( double restitution1, double restitution2 )
-{
-	// the bouncier material wins, so a rubber ball bounces on concrete
-	return restitution1 > restitution2 ? restitution1 : restitution2;
 }
 
 cnWorldDef cnDefaultWorldDef( void )
@@ -158,4 +144,19 @@ cnForceDef cnDefaultForceDef( void )
 	def.t0 = 0.0;
 	def.t1 = INFINITY;
 	return def;
+}
+
+char* cnCopyString( const char* s )
+{
+	if ( s == NULL )
+	{
+		return NULL;
+	}
+	size_t n = strlen( s ) + 1;
+	char* copy = malloc( n );
+	if ( copy != NULL )
+	{
+		memcpy( copy, s, n );
+	}
+	return copy;
 }

@@ -3,36 +3,12 @@
 // contacts (union-find; static bodies do not join islands). An island whose bodies have all
 // rested for timeToSleep falls asleep as a whole: its bodies stop costing time until something
 // touches one of them, and then the whole island wakes together.
+#include "island.h"
+
+#include "union_find.h"
 #include "world.h"
 
 #include <stdlib.h>
-
-static int cnFindRoot( int* parent, int i )
-{
-	while ( parent[i] != i )
-	{
-		parent[i] = parent[parent[i]];
-		i = parent[i];
-	}
-	return i;
-}
-
-static void cnUnion( int* parent, int a, int b )
-{
-	int ra = cnFindRoot( parent, a ), rb = cnFindRoot( parent, b );
-	if ( ra != rb )
-	{
-		// the smaller index becomes the root: deterministic whatever the contact order
-		if ( ra < rb )
-		{
-			parent[rb] = ra;
-		}
-		else
-		{
-			parent[ra] = rb;
-		}
-	}
-}
 
 void cnWakeIsland( cnWorld* world, int islandIndex )
 {
@@ -80,10 +56,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 	(void)timeStep;
 	int n = world->bodyCount;
 	int* parent = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
-	for ( int i = 0; i < n; ++i )
-	{
-		parent[i] = i;
-	}
+	cnUnionFind_Reset( parent, n );
 
 	// link awake dynamic bodies through touching contacts; a moving kinematic body keeps what it
 	// touches awake
@@ -100,7 +73,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 		{
 			if ( a->awake && b->awake )
 			{
-				cnUnion( parent, c->bodyA, c->bodyB );
+				cnUnionFind_Union( parent, c->bodyA, c->bodyB );
 			}
 		}
 		else if ( a->type == cnBody_kinematic && cnLengthSquared( a->v ) + cnLengthSquared( a->w ) > 0.0 )
@@ -129,7 +102,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 		{
 			continue;
 		}
-		int root = cnFindRoot( parent, i );
+		int root = cnUnionFind_Find( parent, i );
 		if ( islandSize[root] == 0 )
 		{
 			islandCount += 1;
@@ -152,7 +125,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 			{
 				continue;
 			}
-			int root = cnFindRoot( parent, i );
+			int root = cnUnionFind_Find( parent, i );
 			if ( minSleep[root] < timeToSleep )
 			{
 				continue;

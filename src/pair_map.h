@@ -43,3 +43,10 @@ bool cnPairMap_Remove( cnPairMap* map, uint64_t key );
 
 /// Removes every entry, keeping the memory.
 void cnPairMap_Clear( cnPairMap* map );
+
+/// Key of an unordered pair of indices: (min << 32) | max.
+static inline uint64_t cnPairKey( int a, int b )
+{
+	uint32_t lo = (uint32_t)( a < b ? a : b ), hi = (uint32_t)( a < b ? b : a );
+	return ( (uint64_t)lo << 32 ) | (uint64_t)hi;
+}

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Shapes: creation with validation, bounding boxes and their broad-phase proxies.
+#include "error.h"
+#include "shape.h"
+
+#include "island.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -14,20 +18,19 @@
 
 static cnShape* cnGetShape( const cnWorld* world, cnShapeId id )
 {
-	cnWorld* w = (cnWorld*)world;
 	if ( world == NULL )
 	{
 		return NULL;
 	}
 	if ( id.index < 0 || id.index >= world->shapeCount )
 	{
-		cnSetError( w, "invalid shape id (index %d)", id.index );
+		cnFail( cnError_invalidId, "invalid shape id (index %d)", id.index );
 		return NULL;
 	}
 	cnShape* s = world->shapes + id.index;
 	if ( s->alive == false || s->generation != id.generation )
 	{
-		cnSetError( w, "stale shape id (index %d)", id.index );
+		cnFail( cnError_invalidId, "stale shape id (index %d)", id.index );
 		return NULL;
 	}
 	return s;
@@ -37,34 +40,34 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 {
 	if ( (int)def->type < 0 || def->type >= cnShape_count )
 	{
-		return cnSetError( world, "invalid shape type %d", (int)def->type );
+		return cnFail( cnError_invalidArgument, "invalid shape type %d", (int)def->type );
 	}
 	if ( !cnIsValidVec3( def->position ) )
 	{
-		return cnSetError( world, "shape position must be finite" );
+		return cnFail( cnError_invalidArgument, "shape position must be finite" );
 	}
 	double qn = cnQuatLength( def->orientation );
 	if ( !isfinite( qn ) || fabs( qn - 1.0 ) > 1e-6 )
 	{
-		return cnSetError( world, "shape orientation must be a unit quaternion (norm %g)", qn );
+		return cnFail( cnError_invalidArgument, "shape orientation must be a unit quaternion (norm %g)", qn );
 	}
 	if ( def->material < 0 || def->material >= world->materialCount )
 	{
-		return cnSetError( world, "invalid material id %d", def->material );
+		return cnFail( cnError_invalidArgument, "invalid material id %d", def->material );
 	}
 	switch ( def->type )
 	{
 		case cnShape_sphere:
 			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
 			{
-				return cnSetError( world, "sphere radius must be finite and > 0 (got %g)", def->radius );
+				return cnFail( cnError_invalidArgument, "sphere radius must be finite and > 0 (got %g)", def->radius );
 			}
 			break;
 		case cnShape_box:
 			if ( !cnIsValidVec3( def->halfExtents ) || def->halfExtents.x <= 0.0 || def->halfExtents.y <= 0.0 ||
 				 def->halfExtents.z <= 0.0 )
 			{
-				return cnSetError( world, "box half extents must be finite and > 0 (got %g, %g, %g)", def->halfExtents.x,
+				return cnFail( cnError_invalidArgument, "box half extents must be finite and > 0 (got %g, %g, %g)", def->halfExtents.x,
 								   def->halfExtents.y, def->halfExtents.z );
 			}
 			break;
@@ -72,23 +75,23 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 		case cnShape_cylinder:
 			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
 			{
-				return cnSetError( world, "%s radius must be finite and > 0 (got %g)", cnShapeTypeName( def->type ),
+				return cnFail( cnError_invalidArgument, "%s radius must be finite and > 0 (got %g)", cnShapeTypeName( def->type ),
 								   def->radius );
 			}
 			if ( !isfinite( def->halfHeight ) || def->halfHeight <= 0.0 )
 			{
-				return cnSetError( world, "%s half height must be finite and > 0 (got %g)",
+				return cnFail( cnError_invalidArgument, "%s half height must be finite and > 0 (got %g)",
 								   cnShapeTypeName( def->type ), def->halfHeight );
 			}
 			break;
 		case cnShape_plane:
 			if ( body->type != cnBody_static )
 			{
-				return cnSetError( world, "a plane can only belong to a static body" );
+				return cnFail( cnError_invalidArgument, "a plane can only belong to a static body" );
 			}
 			if ( !cnIsValidVec3( def->normal ) || cnLength( def->normal ) < 1e-12 || !isfinite( def->offset ) )
 			{
-				return cnSetError( world, "plane normal must be finite and non-zero, offset finite" );
+				return cnFail( cnError_invalidArgument, "plane normal must be finite and non-zero, offset finite" );
 			}
 			break;
 		case cnShape_polygon:
@@ -96,27 +99,27 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 			// world's xy-plane, and at most 2^15 - 1 of them (collide_polygon.c packs indices in ids)
 			if ( world->def.planar == false )
 			{
-				return cnSetError( world, "a polygon shape needs a planar world" );
+				return cnFail( cnError_invalidArgument, "a polygon shape needs a planar world" );
 			}
 			if ( def->vertexCount < 2 || def->vertexCount > CN_MAX_POLYGON_VERTICES || def->vertices == NULL )
 			{
-				return cnSetError( world, "a polygon needs 2 to %d vertices (got %d%s)", CN_MAX_POLYGON_VERTICES,
+				return cnFail( cnError_invalidArgument, "a polygon needs 2 to %d vertices (got %d%s)", CN_MAX_POLYGON_VERTICES,
 								   def->vertexCount, def->vertices == NULL ? ", vertices NULL" : "" );
 			}
 			for ( int i = 0; i < def->vertexCount; ++i )
 			{
 				if ( !cnIsValidVec3( def->vertices[i] ) || def->vertices[i].z != 0.0 )
 				{
-					return cnSetError( world, "polygon vertex %d must be finite with z = 0", i );
+					return cnFail( cnError_invalidArgument, "polygon vertex %d must be finite with z = 0", i );
 				}
 			}
 			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
 			{
-				return cnSetError( world, "polygon radius must be finite and > 0 (got %g)", def->radius );
+				return cnFail( cnError_invalidArgument, "polygon radius must be finite and > 0 (got %g)", def->radius );
 			}
 			if ( fabs( def->orientation.x ) > 1e-12 || fabs( def->orientation.y ) > 1e-12 || def->position.z != 0.0 )
 			{
-				return cnSetError( world, "a polygon shape may only be turned about z and moved in the xy-plane" );
+				return cnFail( cnError_invalidArgument, "a polygon shape may only be turned about z and moved in the xy-plane" );
 			}
 			break;
 		default:
@@ -144,7 +147,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	}
 	if ( def == NULL )
 	{
-		cnSetError( world, "shape def is NULL" );
+		cnFail( cnError_invalidArgument, "shape def is NULL" );
 		return cnShapeId_null;
 	}
 	if ( !cnValidateShapeDef( world, body, def ) )
@@ -160,7 +163,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 		vertices = malloc( (size_t)def->vertexCount * sizeof( cnVec3 ) );
 		if ( vertices == NULL )
 		{
-			cnSetError( world, "out of memory" );
+			cnFail( cnError_outOfMemory, "out of memory" );
 			return cnShapeId_null;
 		}
 		memcpy( vertices, def->vertices, (size_t)def->vertexCount * sizeof( cnVec3 ) );
@@ -182,7 +185,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 			if ( shapes == NULL )
 			{
 				free( vertices );
-				cnSetError( world, "out of memory" );
+				cnFail( cnError_outOfMemory, "out of memory" );
 				return cnShapeId_null;
 			}
 			world->shapes = shapes;

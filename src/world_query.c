@@ -31,3 +31,69 @@ double cnWorld_GetMaxPenetration( const cnWorld* world )
 	}
 	return deepest;
 }
+
+uint64_t cnWorld_Hash( const cnWorld* world )
+{
+	// FNV-1a over the bytes of every live body's position and orientation, in creation order
+	uint64_t h = 14695981039346656037ull;
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		const cnBody* b = world->bodies + i;
+		if ( b->alive == false )
+		{
+			continue;
+		}
+		double values[7] = { b->xf.p.x, b->xf.p.y, b->xf.p.z, b->xf.q.w, b->xf.q.x, b->xf.q.y, b->xf.q.z };
+		const unsigned char* bytes = (const unsigned char*)values;
+		for ( size_t k = 0; k < sizeof( values ); ++k )
+		{
+			h ^= bytes[k];
+			h *= 1099511628211ull;
+		}
+	}
+	return h;
+}
+
+double cnWorld_GetKineticEnergy( const cnWorld* world )
+{
+	double e = 0.0;
+	for ( int k = 0; k < world->bodyCount; ++k )
+	{
+		const cnBody* b = world->bodies + k;
+		if ( b->alive && b->type == cnBody_dynamic )
+		{
+			cnVec3 wLocal = cnInvRotate( b->xf.q, b->w );
+			e += 0.5 * b->mass * cnDot( b->v, b->v ) + 0.5 * cnDot( wLocal, cnMulMV( b->inertia, wLocal ) );
+		}
+	}
+	return e;
+}
+
+double cnWorld_GetPotentialEnergy( const cnWorld* world )
+{
+	double e = 0.0;
+	for ( int k = 0; k < world->bodyCount; ++k )
+	{
+		const cnBody* b = world->bodies + k;
+		if ( b->alive && b->type == cnBody_dynamic )
+		{
+			e -= b->mass * b->gravityScale * cnDot( world->gravity, b->center );
+		}
+	}
+	return e;
+}
+
+cnVec3 cnWorld_GetLinearMomentum( const cnWorld* world )
+{
+	cnVec3 p = cnVec3_zero;
+	for ( int k = 0; k < world->bodyCount; ++k )
+	{
+		const cnBody* b = world->bodies + k;
+		if ( b->alive && b->type == cnBody_dynamic )
+		{
+			p = cnMulAdd( p, b->mass, b->v );
+		}
+	}
+	return p;
+}
+

@@ -15,6 +15,29 @@
 extern "C" {
 #endif
 
+// ---------------------------------------------------------------------------------------------
+// errors
+//
+// A call that fails returns false, a null id, NULL or NaN and records why in the calling thread's
+// error state: a code and a one-line message. A call that can fail clears that state when it
+// starts, so after any call cnGetErrorCode() says whether that call failed. The state is
+// thread-local: it is the library's only mutable state outside the objects it creates.
+
+/// Message of the calling thread's last failed call ("" when the last call succeeded).
+const char* cnGetError( void );
+
+/// Code of the calling thread's last failed call (cnError_none when the last call succeeded).
+cnErrorCode cnGetErrorCode( void );
+
+/// Clears the calling thread's error state.
+void cnClearError( void );
+
+/// Name of an error code ("invalid argument", ...).
+const char* cnErrorCodeName( cnErrorCode code );
+
+// ---------------------------------------------------------------------------------------------
+// names
+
 /// Library version string, "major.minor.patch".
 const char* cnVersionString( void );
 

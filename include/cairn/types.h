@@ -37,6 +37,29 @@ typedef int32_t cnMaterialId;
 static const cnBodyId cnBodyId_null = { -1, 0 };
 static const cnShapeId cnShapeId_null = { -1, 0 };
 
+/// What kind of failure the calling thread's last failed call had (cnGetErrorCode).
+typedef enum cnErrorCode
+{
+	/// no failure since the last call that can fail
+	cnError_none = 0,
+	/// a value passed to a call is out of range, non-finite or inconsistent
+	cnError_invalidArgument,
+	/// an id that is stale (destroyed), out of range or of another world
+	cnError_invalidId,
+	/// a file or string that does not parse or does not describe a valid scene or recording
+	cnError_badInput,
+	/// a file cannot be read or written
+	cnError_io,
+	/// memory ran out
+	cnError_outOfMemory,
+	/// the simulation cannot go on: a non-finite state, a solver or integrator that failed
+	cnError_stepFailed,
+	/// stopped on request (cnWorld_Cancel) before it finished
+	cnError_cancelled,
+	/// a valid request that this method or world cannot carry out
+	cnError_unsupported,
+} cnErrorCode;
+
 /// How contacts are resolved. Chosen per world (per scene).
 typedef enum cnMethod
 {
@@ -266,10 +289,14 @@ typedef struct cnForceDef
 typedef struct cnStats
 {
 	double stepMs;
+	/// the stages in step order: user forces, broad phase, narrow phase, the method's solve and its
+	/// integration, the shared finish stage (sleep timers, shape boxes), islands and sleep
+	double forcesMs;
 	double broadPhaseMs;
 	double narrowPhaseMs;
 	double solveMs;
 	double integrateMs;
+	double finishMs;
 	double islandMs;
 	int bodyCount;
 	int awakeBodyCount;

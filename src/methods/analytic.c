@@ -6,6 +6,7 @@
 // Dormand-Prince integration carries the bodies through the step. Collisions are looked for at
 // the step start and after every internal step; a new one is located in time on the integrator's
 // dense output, so impacts happen where the surfaces meet. See docs/method-analytic.md.
+#include "error.h"
 #include "methods/penalty.h"
 
 #include <string.h>
@@ -233,7 +234,7 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 	cnImpactPoint* points = cnArena_Alloc( &world->arena, pointCapacity * sizeof( cnImpactPoint ) );
 	if ( y == NULL || probe == NULL || points == NULL )
 	{
-		return cnSetError( world, "out of memory in the analytic-impulse step" );
+		return cnFail( cnError_outOfMemory, "out of memory in the analytic-impulse step" );
 	}
 	memcpy( y, sys.y0, (size_t)n * sizeof( double ) );
 
@@ -249,7 +250,7 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 	{
 		if ( ++steps > CN_PENALTY_MAX_STEPS )
 		{
-			return cnSetError( world, "analytic-impulse: more than %d internal steps in one step of %g s",
+			return cnFail( cnError_stepFailed, "analytic-impulse: more than %d internal steps in one step of %g s",
 							   CN_PENALTY_MAX_STEPS, timeStep );
 		}
 		cnPenaltyRefresh( &sys, timeStep );
@@ -257,7 +258,7 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 		double hMax = cnPenaltyStepBound( &sys, rk->y );
 		if ( cnRk45_Step( rk, timeStep, hMax ) != cnRk45_accepted )
 		{
-			return cnSetError( world, "analytic-impulse: step size underflow at t = %g (tolerance %g not reachable)",
+			return cnFail( cnError_stepFailed, "analytic-impulse: step size underflow at t = %g (tolerance %g not reachable)",
 							   world->time + rk->t, world->def.errorTolerance );
 		}
 

@@ -15,6 +15,10 @@
 // (block principal pivoting), which ends at the unique LCP solution. Contacts are the only rows so
 // far; a joint is another row producer with an unbounded (bilateral) multiplier.
 // See docs/method-constraint.md for the derivations and the parameters.
+#include "error.h"
+#include "integrate.h"
+#include "methods/method.h"
+#include "union_find.h"
 #include "world.h"
 
 #include <float.h>
@@ -585,14 +589,13 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 {
 	if ( m > CN_CONSTRAINT_MAX_ISLAND_ROWS )
 	{
-		return cnSetError( s->world,
-						   "constraint method: %d contact rows in one island exceed the dense solver's limit of %d; "
+		return cnFail( cnError_stepFailed, "constraint method: %d contact rows in one island exceed the dense solver's limit of %d; "
 						   "use another method for scenes this large",
 						   m, CN_CONSTRAINT_MAX_ISLAND_ROWS );
 	}
 	if ( cnReserveMatrix( s, m ) == false )
 	{
-		return cnSetError( s->world, "constraint method: out of memory for %d rows", m );
+		return cnFail( cnError_outOfMemory, "constraint method: out of memory for %d rows", m );
 	}
 	double* A = s->matrix;
 	double* x = s->x;
@@ -654,7 +657,7 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 		{
 			if ( !isfinite( s->work[i] ) )
 			{
-				return cnSetError( s->world, "constraint method: the constraint solve gave a non-finite multiplier" );
+				return cnFail( cnError_stepFailed, "constraint method: the constraint solve gave a non-finite multiplier" );
 			}
 			x[s->map[i]] = s->work[i];
 			maxX = fabs( s->work[i] ) > maxX ? fabs( s->work[i] ) : maxX;
@@ -733,17 +736,6 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 	return true;
 }
 
-// Union-find root of a body slot, with path halving.
-static int cnFindRoot( int* parent, int i )
-{
-	while ( parent[i] != i )
-	{
-		parent[i] = parent[parent[i]];
-		i = parent[i];
-	}
-	return i;
-}
-
 // Solves the current rows for their multipliers (lambda), island by island: rows that share no
 // body (through chains of rows) are independent problems, and the dense solve costs the cube of
 // an island's size, not of the whole scene's. Returns false when a solve fails.
@@ -755,9 +747,9 @@ static bool cnSolveRows( cnConstraintSolver* s )
 		return true;
 	}
 	int* parent = s->parent;
+	cnUnionFind_Reset( parent, s->bodyCount );
 	for ( int k = 0; k < s->bodyCount; ++k )
 	{
-		parent[k] = k;
 		s->islandStart[k] = 0;
 	}
 	s->islandStart[s->bodyCount] = 0;
@@ -766,16 +758,14 @@ static bool cnSolveRows( cnConstraintSolver* s )
 		const cnConstraintRow* row = s->rows + i;
 		if ( row->slotA >= 0 && row->slotB >= 0 )
 		{
-			int a = cnFindRoot( parent, row->slotA ), b = cnFindRoot( parent, row->slotB );
-			// the smaller slot becomes the root, so the grouping does not depend on row order
-			parent[a > b ? a : b] = a < b ? a : b;
+			cnUnionFind_Union( parent, row->slotA, row->slotB );
 		}
 	}
 	// counting sort of the rows by island root, stable in row order
 	for ( int i = 0; i < m; ++i )
 	{
 		const cnConstraintRow* row = s->rows + i;
-		int root = cnFindRoot( parent, row->slotA >= 0 ? row->slotA : row->slotB );
+		int root = cnUnionFind_Find( parent, row->slotA >= 0 ? row->slotA : row->slotB );
 		s->rowIsland[i] = root;
 		s->islandStart[root + 1] += 1;
 	}
@@ -980,7 +970,7 @@ static bool cnCashKarpStep( cnConstraintSolver* s, const double* y0, double h, d
 	}
 	if ( !isfinite( norm ) )
 	{
-		return cnSetError( s->world, "constraint method: the integrator produced a non-finite state" );
+		return cnFail( cnError_stepFailed, "constraint method: the integrator produced a non-finite state" );
 	}
 	*errorNorm = norm;
 	return true;
@@ -1293,7 +1283,7 @@ static bool cnAdvance( cnConstraintSolver* s, double timeStep )
 	{
 		if ( steps >= CN_CONSTRAINT_MAX_STEPS )
 		{
-			return cnSetError( world, "constraint method: more than %d internal steps in one step", steps );
+			return cnFail( cnError_stepFailed, "constraint method: more than %d internal steps in one step", steps );
 		}
 
 		// colliding contacts: impulses at the current state
@@ -1374,9 +1364,8 @@ bool cnStepConstraint( cnWorld* world, double timeStep )
 	cnConstraintSolver s;
 	if ( cnCreateSolver( world, &s ) == false )
 	{
-		return cnSetError( world, "constraint method: out of memory" );
+		return cnFail( cnError_outOfMemory, "constraint method: out of memory" );
 	}
-	world->stats.awakeBodyCount = s.bodyCount;
 
 	bool ok = cnAdvance( &s, timeStep );
 	cnDestroySolver( &s );
@@ -1386,25 +1375,5 @@ bool cnStepConstraint( cnWorld* world, double timeStep )
 		return false;
 	}
 
-	// write back: shape boxes, cleared forces, sleep timers (as the impulse method does)
-	double linearThreshold = world->def.sleepLinearThreshold;
-	double angularThreshold = world->def.sleepAngularThreshold;
-	for ( int k = 0; k < s.bodyCount; ++k )
-	{
-		cnBody* body = world->bodies + s.bodies[k];
-		body->force = cnVec3_zero;
-		body->torque = cnVec3_zero;
-		if ( world->def.enableSleep == false || body->enableSleep == false || body->type == cnBody_kinematic ||
-			 cnLengthSquared( body->v ) > linearThreshold * linearThreshold ||
-			 cnLengthSquared( body->w ) > angularThreshold * angularThreshold )
-		{
-			body->sleepTime = 0.0;
-		}
-		else
-		{
-			body->sleepTime += timeStep;
-		}
-		cnUpdateBodyShapes( world, body, cnMulSV( timeStep, body->v ) );
-	}
 	return true;
 }

@@ -5,6 +5,7 @@
 // through it, so the force follows the bodies smoothly within the step (the narrow phase's choice
 // of points changes only between steps); the world step is one output interval made of as many
 // internal steps as the error tolerance and the motion bound ask. See docs/method-penalty.md.
+#include "error.h"
 #include "methods/penalty.h"
 
 #include <string.h>
@@ -147,7 +148,7 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 		 sys->stage == NULL || sys->force == NULL || sys->torque == NULL || sys->modes == NULL ||
 		 sys->accel == NULL || sys->contacts == NULL || pointPool == NULL || sys->y0 == NULL || memory == NULL )
 	{
-		return cnSetError( world, "out of memory in the penalty step" );
+		return cnFail( cnError_outOfMemory, "out of memory in the penalty step" );
 	}
 
 	// bodies: awake dynamic ones form the state, in body index order (deterministic)
@@ -729,21 +730,6 @@ double cnPenaltyStepBound( const cnPenaltySystem* sys, const double* y )
 	return bound;
 }
 
-// The sleep timer as the impulse method keeps it.
-static void cnUpdateSleepTime( const cnWorld* world, cnBody* body, double timeStep )
-{
-	double lin = world->def.sleepLinearThreshold, ang = world->def.sleepAngularThreshold;
-	if ( world->def.enableSleep == false || body->enableSleep == false || body->type == cnBody_kinematic ||
-		 cnLengthSquared( body->v ) > lin * lin || cnLengthSquared( body->w ) > ang * ang )
-	{
-		body->sleepTime = 0.0;
-	}
-	else
-	{
-		body->sleepTime += timeStep;
-	}
-}
-
 void cnPenaltyFinish( cnPenaltySystem* sys, const double* y )
 {
 	cnWorld* world = sys->world;
@@ -760,25 +746,15 @@ void cnPenaltyFinish( cnPenaltySystem* sys, const double* y )
 		body->xf.p = cnSub( body->center, cnRotate( body->xf.q, body->localCenter ) );
 		body->v = v;
 		body->w = w;
-		body->force = cnVec3_zero;
-		body->torque = cnVec3_zero;
-		cnUpdateSleepTime( world, body, timeStep );
-		cnUpdateBodyShapes( world, body, cnMulSV( timeStep, body->v ) );
 	}
 	for ( int i = 0; i < sys->kinematicCount; ++i )
 	{
-		cnBody* body = world->bodies + sys->kinematics[i];
-		cnIntegrateBodyPosition( body, timeStep );
-		body->force = cnVec3_zero;
-		body->torque = cnVec3_zero;
-		cnUpdateSleepTime( world, body, timeStep );
-		cnUpdateBodyShapes( world, body, cnMulSV( timeStep, body->v ) );
+		cnIntegrateBodyPosition( world->bodies + sys->kinematics[i], timeStep );
 	}
 	if ( sys->bodyCount > 0 )
 	{
 		world->adaptiveStep = sys->rk.h;
 	}
-	world->stats.awakeBodyCount = sys->bodyCount + sys->kinematicCount;
 }
 
 bool cnStepPenalty( cnWorld* world, double timeStep )
@@ -798,7 +774,7 @@ bool cnStepPenalty( cnWorld* world, double timeStep )
 	{
 		if ( ++steps > CN_PENALTY_MAX_STEPS )
 		{
-			return cnSetError( world, "penalty: more than %d internal steps in one step of %g s", CN_PENALTY_MAX_STEPS,
+			return cnFail( cnError_stepFailed, "penalty: more than %d internal steps in one step of %g s", CN_PENALTY_MAX_STEPS,
 							   timeStep );
 		}
 		cnPenaltyRefresh( &sys, timeStep );
@@ -806,7 +782,7 @@ bool cnStepPenalty( cnWorld* world, double timeStep )
 		double hMax = cnPenaltyStepBound( &sys, sys.rk.y );
 		if ( cnRk45_Step( &sys.rk, timeStep, hMax ) != cnRk45_accepted )
 		{
-			return cnSetError( world, "penalty: step size underflow at t = %g (error tolerance %g not reachable)",
+			return cnFail( cnError_stepFailed, "penalty: step size underflow at t = %g (error tolerance %g not reachable)",
 							   world->time + sys.rk.t, world->def.errorTolerance );
 		}
 	}

@@ -7,6 +7,8 @@
 #pragma once
 
 #include "solvers/rk45.h"
+#include "integrate.h"
+#include "methods/method.h"
 #include "world.h"
 
 /// Natural frequency of a contact point whose stiffness is left at 0 (Hz): k = m_eff (2 pi f)^2.

@@ -17,16 +17,20 @@
 //                         is (Smith, Kaufman, Vouga, Tamstorf, Grinspun 2012)
 //  4. positions: symplectic Euler moves bodies with qdot_plus, explicit Euler with the velocity
 //     the step started with; shapes are updated and the step's forces cleared.
+#include "error.h"
 #include "methods/velocity.h"
 
+#include "integrate.h"
 #include "methods/contact_system.h"
+#include "methods/method.h"
 #include "solvers/lcp.h"
 #include "solvers/qp.h"
+#include "timer.h"
+#include "union_find.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 // A point is active when its separation, now or predicted at the end of the step, is at most this
 // (m). Touching shapes come out of the narrow phase with separations of round-off size.
@@ -142,13 +146,6 @@ typedef struct cnVelocityStep
 	int* localBodies;
 	int* localOf;
 } cnVelocityStep;
-
-static double cnNow( void )
-{
-	struct timespec ts;
-	timespec_get( &ts, TIME_UTC );
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 // Velocity of a body's material point at p: a free body's from the generalised velocity q, any
 // other body's from its own state.
@@ -325,16 +322,6 @@ static double cnEffectiveRestitution( const cnVelocityStep* s, const cnVelocityP
 		return 0.0;
 	}
 	return p->restitution;
-}
-
-static int cnFindRoot( int* parent, int i )
-{
-	while ( parent[i] != i )
-	{
-		parent[i] = parent[parent[i]];
-		i = parent[i];
-	}
-	return i;
 }
 
 static const char* cnLcpStatusText( cnLcpStatus status )
@@ -530,7 +517,7 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	}
 	if ( status != cnLcp_ok )
 	{
-		return cnSetError( world, "%s: the %s LCP over %d contact points failed (%s) at t = %g", s->name,
+		return cnFail( cnError_stepFailed, "%s: the %s LCP over %d contact points failed (%s) at t = %g", s->name,
 						   world->def.lcpSolver == cnLcp_lemke ? "Lemke" : "boxed", count, cnLcpStatusText( status ),
 						   world->time );
 	}
@@ -538,7 +525,7 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	{
 		if ( !isfinite( s->z[i] ) )
 		{
-			return cnSetError( world, "%s: the LCP gave a non-finite impulse at t = %g", s->name, world->time );
+			return cnFail( cnError_stepFailed, "%s: the LCP gave a non-finite impulse at t = %g", s->name, world->time );
 		}
 	}
 
@@ -658,14 +645,14 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 	}
 	if ( status != cnQp_ok )
 	{
-		return cnSetError( world, "%s: the projection QP over %d contact points failed (%s) at t = %g", s->name, count,
+		return cnFail( cnError_stepFailed, "%s: the projection QP over %d contact points failed (%s) at t = %g", s->name, count,
 						   cnQpStatusText( status ), world->time );
 	}
 	for ( int i = 0; i < n; ++i )
 	{
 		if ( !isfinite( s->x[i] ) )
 		{
-			return cnSetError( world, "%s: the projection gave a non-finite velocity at t = %g", s->name, world->time );
+			return cnFail( cnError_stepFailed, "%s: the projection gave a non-finite velocity at t = %g", s->name, world->time );
 		}
 	}
 	for ( int l = 0; l < bodyCount; ++l )
@@ -868,7 +855,7 @@ static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystemDump* dump )
 		 dump->c == NULL || dump->A == NULL || dump->b == NULL )
 	{
 		cnFreeContactSystemDump( dump );
-		return cnSetError( world, "out of memory capturing the contact system" );
+		return cnFail( cnError_outOfMemory, "out of memory capturing the contact system" );
 	}
 	dump->captured = true;
 	dump->method = world->def.method;
@@ -1068,7 +1055,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 
 bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 {
-	double t0 = cnNow();
+	double t0 = cnSeconds();
 	cnVelocityStep step = { 0 };
 	cnVelocityStep* s = &step;
 	s->world = world;
@@ -1104,7 +1091,7 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		cnPackVelocity( d, v, w, s->qMinus + k * d );
 	}
 	memcpy( s->q, s->qMinus, (size_t)n * sizeof( double ) );
-	double integrateSeconds = cnNow() - t0;
+	double integrateSeconds = cnSeconds() - t0;
 
 	// 2. active points
 	cnCollectPoints( s );
@@ -1121,25 +1108,13 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 	if ( s->pointCount > 0 )
 	{
 		int* parent = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
-		for ( int k = 0; k < bodyCount; ++k )
-		{
-			parent[k] = k;
-		}
+		cnUnionFind_Reset( parent, bodyCount );
 		for ( int i = 0; i < s->pointCount; ++i )
 		{
 			const cnVelocityRow* row = s->rows + s->points[i].row;
 			if ( row->offA >= 0 && row->offB >= 0 )
 			{
-				int ra = cnFindRoot( parent, row->offA / d ), rb = cnFindRoot( parent, row->offB / d );
-				// the smaller index becomes the root: islands do not depend on the point order
-				if ( ra < rb )
-				{
-					parent[rb] = ra;
-				}
-				else if ( rb < ra )
-				{
-					parent[ra] = rb;
-				}
+				cnUnionFind_Union( parent, row->offA / d, row->offB / d );
 			}
 		}
 
@@ -1151,12 +1126,12 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		int* order = cnArena_Alloc( &world->arena, (size_t)s->pointCount * sizeof( int ) );
 		for ( int i = 0; i < s->pointCount; ++i )
 		{
-			s->points[i].body = cnFindRoot( parent, s->points[i].body );
+			s->points[i].body = cnUnionFind_Find( parent, s->points[i].body );
 			start[s->points[i].body + 1] += 1;
 		}
 		for ( int k = 0; k < bodyCount; ++k )
 		{
-			islandBodies[cnFindRoot( parent, k )] += 1;
+			islandBodies[cnUnionFind_Find( parent, k )] += 1;
 		}
 		int maxPoints = 0, maxBodies = 0, maxRows = 0;
 		for ( int k = 0; k < bodyCount; ++k )
@@ -1178,8 +1153,7 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		int size = s->projection ? ( maxBodies * d > maxPoints ? maxBodies * d : maxPoints ) : maxRows;
 		if ( size > CN_VELOCITY_MAX_ISLAND_SIZE )
 		{
-			return cnSetError( world,
-							   "%s: an island of %d bodies and %d contact points (%d %s) exceeds the dense solver's limit "
+			return cnFail( cnError_stepFailed, "%s: an island of %d bodies and %d contact points (%d %s) exceeds the dense solver's limit "
 							   "of %d at t = %g; use the impulse method for scenes this large",
 							   s->name, maxBodies, maxPoints, size, s->projection ? "QP unknowns or constraints" : "LCP rows",
 							   CN_VELOCITY_MAX_ISLAND_SIZE, world->time );
@@ -1225,13 +1199,13 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 	{
 		if ( !isfinite( s->q[i] ) )
 		{
-			return cnSetError( world, "%s: non-finite velocity after the contact solve at t = %g", s->name, world->time );
+			return cnFail( cnError_stepFailed, "%s: non-finite velocity after the contact solve at t = %g", s->name, world->time );
 		}
 	}
 
 	// 4. positions. Symplectic Euler: x += h qdot_plus. Explicit Euler (FOSSSim's): x += h qdot with
 	// the velocity the step started with, then the velocity becomes qdot_plus.
-	double t1 = cnNow();
+	double t1 = cnSeconds();
 	bool correct = world->def.positionCorrection && s->pointCount > 0;
 	cnQuat* startQ = NULL;
 	if ( correct )
@@ -1243,8 +1217,6 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		}
 	}
 	bool explicitEuler = world->def.integrator == cnIntegrator_explicitEuler;
-	double lin = world->def.sleepLinearThreshold, ang = world->def.sleepAngularThreshold;
-	int awake = 0;
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
 		cnBody* b = world->bodies + i;
@@ -1252,7 +1224,6 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		{
 			continue;
 		}
-		awake += 1;
 		int o = s->map.offset[i];
 		if ( o >= 0 )
 		{
@@ -1275,36 +1246,14 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 			// kinematic: moves with its prescribed velocity
 			cnIntegrateBodyPosition( b, timeStep );
 		}
-		b->force = cnVec3_zero;
-		b->torque = cnVec3_zero;
-
-		// the sleep timer as the impulse method keeps it; the island stage puts resting islands to sleep
-		if ( world->def.enableSleep == false || b->enableSleep == false || b->type == cnBody_kinematic ||
-			 cnLengthSquared( b->v ) > lin * lin || cnLengthSquared( b->w ) > ang * ang )
-		{
-			b->sleepTime = 0.0;
-		}
-		else
-		{
-			b->sleepTime += timeStep;
-		}
 	}
 
-	// 5. position correction, then the shapes follow their bodies
+	// 5. position correction (the finish stage then moves the shapes with their bodies)
 	if ( correct )
 	{
 		cnCorrectPositions( s, startQ );
 	}
-	for ( int i = 0; i < world->bodyCount; ++i )
-	{
-		cnBody* b = world->bodies + i;
-		if ( b->alive && b->type != cnBody_static && b->awake )
-		{
-			cnUpdateBodyShapes( world, b, cnMulSV( timeStep, b->v ) );
-		}
-	}
-	world->stats.awakeBodyCount = awake;
-	integrateSeconds += cnNow() - t1;
+	integrateSeconds += cnSeconds() - t1;
 	world->stats.integrateMs = 1000.0 * integrateSeconds;
 	return true;
 }

@@ -5,14 +5,10 @@
 // restitution, store impulses for warm starting and write the bodies back.
 #include "methods/impulse/impulse.h"
 
-#include <time.h>
+#include "integrate.h"
+#include "methods/method.h"
+#include "timer.h"
 
-static double cnNow( void )
-{
-	struct timespec ts;
-	timespec_get( &ts, TIME_UTC );
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 // Integrate velocities: gravity, user forces, drag, damping and the gyroscopic term.
 static void cnIntegrateVelocities( cnStepContext* context )
@@ -49,14 +45,10 @@ static void cnIntegratePositions( cnStepContext* context )
 	}
 }
 
-// Writes the step's result back to the bodies, updates sleep timers and shape boxes.
-static void cnFinalizeBodies( cnStepContext* context, double timeStep )
+// Writes the step's result back to the bodies (the finish stage does the rest).
+static void cnWriteBackBodies( cnStepContext* context )
 {
 	cnWorld* world = context->world;
-	double linearThreshold = world->def.sleepLinearThreshold;
-	double angularThreshold = world->def.sleepAngularThreshold;
-	bool enableSleep = world->def.enableSleep;
-
 	for ( int i = 0; i < context->bodyCount; ++i )
 	{
 		const cnBodySim* sim = context->sims + i;
@@ -71,21 +63,6 @@ static void cnFinalizeBodies( cnStepContext* context, double timeStep )
 		body->center = cnAdd( body->center, state->dp );
 		body->xf.q = cnNormalizeQuat( cnMulQuat( state->dq, body->xf.q ) );
 		body->xf.p = cnSub( body->center, cnRotate( body->xf.q, body->localCenter ) );
-		body->force = cnVec3_zero;
-		body->torque = cnVec3_zero;
-
-		if ( enableSleep == false || body->enableSleep == false || body->type == cnBody_kinematic ||
-			 cnLengthSquared( body->v ) > linearThreshold * linearThreshold ||
-			 cnLengthSquared( body->w ) > angularThreshold * angularThreshold )
-		{
-			body->sleepTime = 0.0;
-		}
-		else
-		{
-			body->sleepTime += timeStep;
-		}
-
-		cnUpdateBodyShapes( world, body, cnMulSV( timeStep, body->v ) );
 		body->solverIndex = -1;
 	}
 }
@@ -103,7 +80,6 @@ void cnSolveImpulse( cnWorld* world, double timeStep )
 			b->solverIndex = count++;
 		}
 	}
-	world->stats.awakeBodyCount = count;
 
 	cnStepContext context = { 0 };
 	context.world = world;
@@ -147,16 +123,16 @@ void cnSolveImpulse( cnWorld* world, double timeStep )
 	double integrateSeconds = 0.0;
 	for ( int step = 0; step < subSteps; ++step )
 	{
-		double t0 = cnNow();
+		double t0 = cnSeconds();
 		cnIntegrateVelocities( &context );
-		integrateSeconds += cnNow() - t0;
+		integrateSeconds += cnSeconds() - t0;
 
 		cnWarmStartContacts( &context );
 		cnSolveContacts( &context, true );
 
-		t0 = cnNow();
+		t0 = cnSeconds();
 		cnIntegratePositions( &context );
-		integrateSeconds += cnNow() - t0;
+		integrateSeconds += cnSeconds() - t0;
 
 		cnSolveContacts( &context, false );
 	}
@@ -164,8 +140,8 @@ void cnSolveImpulse( cnWorld* world, double timeStep )
 	cnApplyRestitution( &context );
 	cnStoreImpulses( &context );
 
-	double t0 = cnNow();
-	cnFinalizeBodies( &context, timeStep );
-	integrateSeconds += cnNow() - t0;
+	double t0 = cnSeconds();
+	cnWriteBackBodies( &context );
+	integrateSeconds += cnSeconds() - t0;
 	world->stats.integrateMs = 1000.0 * integrateSeconds;
 }

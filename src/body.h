@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Bodies: the body record the world keeps per body, id validation, mass properties and waking.
+#pragma once
+
+#include "cairn/types.h"
+
+/// A body. Cold bookkeeping and the state the API reads; the solver copies the hot part of awake
+/// bodies into contiguous cnSolverBody arrays for the duration of a step.
+typedef struct cnBody
+{
+	char* name;
+	uint64_t userData;
+	uint32_t generation;
+	bool alive;
+	cnBodyType type;
+
+	// pose: body origin frame, and the centre of mass in world and body coordinates
+	cnTransform xf;
+	cnVec3 center;
+	cnVec3 localCenter;
+
+	// centre of mass velocity and world angular velocity
+	cnVec3 v;
+	cnVec3 w;
+
+	// forces and torques applied through the API for the next step (cleared after it)
+	cnVec3 force;
+	cnVec3 torque;
+
+	// mass properties; inertia about the centre of mass in body coordinates
+	double mass, invMass;
+	cnMat3 inertia, invInertia;
+	// the inertia is a multiple of the identity (sphere, cube): no gyroscopic torque
+	bool isotropic;
+	// user mass override (0 = from density)
+	double massOverride;
+	// full user mass data (mass, centre, inertia) replaces what the shapes give
+	bool hasMassData;
+	cnVec3 userCenter;
+	cnMat3 userInertia;
+
+	double gravityScale;
+	double linearDamping;
+	double angularDamping;
+	double drag;
+
+	// shapes: singly linked through cnShape.nextShape
+	int firstShape;
+	int shapeCount;
+	// largest distance from the centre of mass to a shape surface (speculative margin, sleep test)
+	double maxExtent;
+
+	// sleeping
+	bool enableSleep;
+	bool awake;
+	double sleepTime;
+	// index of the sleeping island this body belongs to, -1 when awake
+	int sleepIsland;
+
+	// index into the solver body array during a step, -1 when not simulated
+	int solverIndex;
+} cnBody;
+
+/// The body of an id after validation, or NULL (with the error set to cnError_invalidId).
+cnBody* cnGetBody( const cnWorld* world, cnBodyId id );
+
+/// Recomputes mass, centre of mass and inertia of a body from its shapes and mass override.
+void cnUpdateBodyMass( cnWorld* world, cnBody* body );
+
+/// Wakes a body and its sleeping island.
+void cnWakeBody( cnWorld* world, cnBody* body );

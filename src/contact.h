@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Contacts: a persistent record per pair of shapes whose fat boxes overlap, the broad-phase stage
+// that creates them and the narrow-phase stage that updates their manifolds.
+#pragma once
+
+#include "collision/collision.h"
+
+#include "cairn/types.h"
+
+enum
+{
+	cnContact_touching = 1,
+	cnContact_disjoint = 2,
+};
+
+/// A potential contact between two shapes whose fat boxes overlap. Persistent across steps so the
+/// manifold's impulses warm start the solver.
+typedef struct cnContact
+{
+	uint64_t key;
+	int shapeA, shapeB;
+	int bodyA, bodyB;
+	int flags;
+	double friction;
+	double restitution;
+	// the pair's manifolds, manifoldCount of them (0 when not touching): the first inline, the
+	// others (planar polygon pairs only, grouped by normal) in moreManifolds, owned by the contact
+	cnManifold manifold;
+	int manifoldCount;
+	int moreCapacity;
+	cnManifold* moreManifolds;
+} cnContact;
+
+/// Manifold k (0 <= k < manifoldCount) of a contact.
+static inline cnManifold* cnContactManifold( const cnContact* c, int k )
+{
+	return k == 0 ? (cnManifold*)&c->manifold : c->moreManifolds + ( k - 1 );
+}
+
+/// Points of all of a contact's manifolds.
+static inline int cnContactPointCount( const cnContact* c )
+{
+	int n = 0;
+	for ( int k = 0; k < c->manifoldCount; ++k )
+	{
+		n += cnContactManifold( c, k )->pointCount;
+	}
+	return n;
+}
+
+/// Broad-phase stage: finds new overlapping pairs and creates contacts for them.
+void cnUpdatePairs( cnWorld* world );
+
+/// Narrow-phase stage: updates the manifold of every contact with an awake body.
+void cnCollideContacts( cnWorld* world, double timeStep );
+
+/// Removes a contact (swap with the last).
+void cnDestroyContact( cnWorld* world, int contactIndex );
+
+/// Frees what a contact owns (its extra manifolds) without removing it from the world.
+void cnFreeContact( cnContact* c );

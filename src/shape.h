@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// Shapes: the shape record, its world transform, its boxes and broad-phase proxy.
+#pragma once
+
+#include "body.h"
+#include "collision/collision.h"
+
+/// A shape attached to a body.
+typedef struct cnShape
+{
+	cnGeometry geom;
+	// shape frame relative to the body frame
+	cnTransform local;
+	int body;
+	uint32_t generation;
+	bool alive;
+	cnMaterialId material;
+	uint64_t categoryBits, maskBits;
+	int32_t groupIndex;
+	int nextShape;
+	int proxyKey;
+	// tight box at the current pose and the enlarged box stored in the broad phase
+	cnAABB aabb;
+	cnAABB fatAABB;
+} cnShape;
+
+/// Shape transform in world coordinates.
+static inline cnTransform cnShapeWorldTransform( const cnBody* body, const cnShape* shape )
+{
+	return cnMulTransforms( body->xf, shape->local );
+}
+
+/// Frees what a shape's geometry owns (polygon vertices).
+void cnFreeGeometry( cnGeometry* g );
+
+/// Recomputes every shape box of a body and moves broad-phase proxies whose box left its fat box.
+/// sweep is the expected motion over the next step (it widens the fat box).
+void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep );

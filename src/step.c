@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// The step: a short script of named, timed stages over the world's data. Every contact method
+// plugs in as one stage; what they share (forces, collision, the finish stage, islands and sleep)
+// runs here once for all of them.
+#include "world.h"
+
+#include "error.h"
+#include "finalize.h"
+#include "force.h"
+#include "methods/method.h"
+#include "timer.h"
+
+// Detects a non-finite state after a step, as MuJoCo does, so garbage never propagates silently.
+static bool cnCheckState( cnWorld* world )
+{
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		const cnBody* b = world->bodies + i;
+		if ( b->alive && b->type != cnBody_static )
+		{
+			if ( !cnIsValidVec3( b->center ) || !cnIsValidVec3( b->v ) || !cnIsValidVec3( b->w ) ||
+				 !isfinite( b->xf.q.w + b->xf.q.x + b->xf.q.y + b->xf.q.z ) )
+			{
+				return cnFail( cnError_stepFailed, "body '%s' has a non-finite state at t = %g", b->name ? b->name : "",
+							   world->time );
+			}
+		}
+	}
+	return true;
+}
+
+bool cnWorld_Step( cnWorld* world, double timeStep )
+{
+	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	{
+		return cnFail( cnError_invalidArgument, "world is NULL or destroyed" );
+	}
+	if ( !isfinite( timeStep ) || timeStep < 0.0 )
+	{
+		return cnFail( cnError_invalidArgument, "time step must be finite and >= 0 (got %g)", timeStep );
+	}
+	cnClearError();
+	if ( timeStep == 0.0 )
+	{
+		return true;
+	}
+
+	cnStats* s = &world->stats;
+	double start = cnSeconds();
+	double mark = start;
+
+	// forces: the force table's active forces and torques (they wake their bodies)
+	cnApplyUserForces( world );
+	s->forcesMs = cnLapMs( &mark );
+
+	// broad phase: new pairs from shapes whose fat boxes moved
+	cnUpdatePairs( world );
+	s->broadPhaseMs = cnLapMs( &mark );
+
+	// narrow phase: contact manifolds
+	cnCollideContacts( world, timeStep );
+	s->narrowPhaseMs = cnLapMs( &mark );
+
+	// the method: resolves contacts and moves the awake bodies (it times its own integration)
+	s->integrateMs = 0.0;
+	if ( cnStepMethod( world, timeStep ) == false )
+	{
+		cnArena_Reset( &world->arena );
+		return false;
+	}
+	s->solveMs = cnLapMs( &mark ) - s->integrateMs;
+
+	// finish: forces cleared, sleep timers, shape boxes
+	cnFinalizeBodies( world, timeStep );
+	s->finishMs = cnLapMs( &mark );
+
+	// islands and sleep
+	cnUpdateSleep( world, timeStep );
+	s->islandMs = cnLapMs( &mark );
+
+	cnArena_Reset( &world->arena );
+	world->time += timeStep;
+	world->stepCount += 1;
+	s->stepMs = 1000.0 * ( mark - start );
+	s->stepCount = world->stepCount;
+	return cnCheckState( world );
+}
