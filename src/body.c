@@ -4,6 +4,8 @@
 
 #include "core.h"
 #include "error.h"
+#include "force.h"
+#include "shape.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -17,15 +19,16 @@ cnBody* cnGetBody( const cnWorld* world, cnBodyId id )
 	}
 	if ( id.index < 0 || id.index >= world->bodyCount )
 	{
-		cnFail( cnError_invalidId, "invalid body id (index %d)", id.index );
+		cnSetError( cnError_invalidId, "invalid body id (index %d)", id.index );
 		return NULL;
 	}
 	cnBody* b = world->bodies + id.index;
 	if ( b->alive == false || b->generation != id.generation )
 	{
-		cnFail( cnError_invalidId, "stale body id (index %d, generation %u)", id.index, id.generation );
+		cnSetError( cnError_invalidId, "stale body id (index %d, generation %u)", id.index, id.generation );
 		return NULL;
 	}
+	cnClearError();
 	return b;
 }
 
@@ -35,7 +38,7 @@ static bool cnIsUnitQuat( cnQuat q )
 	return isfinite( n ) && fabs( n - 1.0 ) <= 1e-6;
 }
 
-cnBodyId cnWorld_CreateBody( cnWorld* world, const cnBodyDef* def )
+cnBodyId cnCreateBody( cnWorld* world, const cnBodyDef* def )
 {
 	if ( world == NULL || def == NULL )
 	{
@@ -43,25 +46,25 @@ cnBodyId cnWorld_CreateBody( cnWorld* world, const cnBodyDef* def )
 	}
 	if ( (int)def->type < 0 || def->type > cnBody_dynamic )
 	{
-		cnFail( cnError_invalidArgument, "invalid body type" );
+		cnSetError( cnError_invalidArgument, "invalid body type" );
 		return cnBodyId_null;
 	}
 	if ( !cnIsValidVec3( def->position ) || !cnIsValidVec3( def->linearVelocity ) ||
 		 !cnIsValidVec3( def->angularVelocity ) )
 	{
-		cnFail( cnError_invalidArgument, "body position and velocities must be finite" );
+		cnSetError( cnError_invalidArgument, "body position and velocities must be finite" );
 		return cnBodyId_null;
 	}
 	if ( !cnIsUnitQuat( def->orientation ) )
 	{
-		cnFail( cnError_invalidArgument, "body orientation must be a unit quaternion (norm %g)", cnQuatLength( def->orientation ) );
+		cnSetError( cnError_invalidArgument, "body orientation must be a unit quaternion (norm %g)", cnQuatLength( def->orientation ) );
 		return cnBodyId_null;
 	}
 	if ( !isfinite( def->gravityScale ) || !isfinite( def->linearDamping ) || def->linearDamping < 0.0 ||
 		 !isfinite( def->angularDamping ) || def->angularDamping < 0.0 || !isfinite( def->dragCoefficient ) ||
 		 def->dragCoefficient < 0.0 )
 	{
-		cnFail( cnError_invalidArgument, "gravity scale must be finite; damping and drag must be finite and >= 0" );
+		cnSetError( cnError_invalidArgument, "gravity scale must be finite; damping and drag must be finite and >= 0" );
 		return cnBodyId_null;
 	}
 
@@ -79,7 +82,7 @@ cnBodyId cnWorld_CreateBody( cnWorld* world, const cnBodyDef* def )
 			cnBody* bodies = realloc( world->bodies, (size_t)capacity * sizeof( cnBody ) );
 			if ( bodies == NULL )
 			{
-				cnFail( cnError_outOfMemory, "out of memory" );
+				cnSetError( cnError_outOfMemory, "out of memory" );
 				return cnBodyId_null;
 			}
 			world->bodies = bodies;
@@ -122,7 +125,7 @@ cnBodyId cnWorld_CreateBody( cnWorld* world, const cnBodyDef* def )
 	return id;
 }
 
-bool cnBody_Destroy( cnWorld* world, cnBodyId id )
+bool cnDestroyBody( cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
 	if ( b == NULL )
@@ -150,20 +153,15 @@ bool cnBody_Destroy( cnWorld* world, cnBodyId id )
 		cnWakeIsland( world, b->sleepIsland );
 	}
 
-	// shapes
+	// shapes and the user forces on it or towards it
 	int s = b->firstShape;
 	while ( s >= 0 )
 	{
-		cnShape* shape = world->shapes + s;
-		int next = shape->nextShape;
-		cnBroadPhase_DestroyProxy( &world->broadPhase, shape->proxyKey );
-		cnFreeGeometry( &shape->geom );
-		shape->alive = false;
-		shape->nextShape = world->freeShape;
-		world->freeShape = s;
-		world->liveShapeCount -= 1;
+		int next = world->shapes[s].nextShape;
+		cnFreeShape( world, s );
 		s = next;
 	}
+	cnDestroyBodyForces( world, id.index );
 
 	free( b->name );
 	b->name = NULL;
@@ -315,19 +313,19 @@ cnBodyType cnBody_GetType( const cnWorld* world, cnBodyId id )
 cnVec3 cnBody_GetPosition( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->xf.p : cnVec3_zero;
+	return b != NULL ? b->xf.p : cnVec3_nan;
 }
 
 cnQuat cnBody_GetOrientation( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->xf.q : cnQuat_identity;
+	return b != NULL ? b->xf.q : cnQuat_nan;
 }
 
 cnTransform cnBody_GetTransform( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->xf : cnTransform_identity;
+	return b != NULL ? b->xf : cnTransform_nan;
 }
 
 bool cnBody_SetTransform( cnWorld* world, cnBodyId id, cnVec3 position, cnQuat orientation )
@@ -339,7 +337,7 @@ bool cnBody_SetTransform( cnWorld* world, cnBodyId id, cnVec3 position, cnQuat o
 	}
 	if ( !cnIsValidVec3( position ) || !cnIsUnitQuat( orientation ) )
 	{
-		return cnFail( cnError_invalidArgument, "transform must be finite with a unit quaternion" );
+		return cnSetError( cnError_invalidArgument, "transform must be finite with a unit quaternion" );
 	}
 	b->xf.p = position;
 	b->xf.q = cnNormalizeQuat( orientation );
@@ -352,25 +350,25 @@ bool cnBody_SetTransform( cnWorld* world, cnBodyId id, cnVec3 position, cnQuat o
 cnVec3 cnBody_GetWorldCenterOfMass( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->center : cnVec3_zero;
+	return b != NULL ? b->center : cnVec3_nan;
 }
 
 cnVec3 cnBody_GetLocalCenterOfMass( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->localCenter : cnVec3_zero;
+	return b != NULL ? b->localCenter : cnVec3_nan;
 }
 
 cnVec3 cnBody_GetLinearVelocity( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->v : cnVec3_zero;
+	return b != NULL ? b->v : cnVec3_nan;
 }
 
 cnVec3 cnBody_GetAngularVelocity( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->w : cnVec3_zero;
+	return b != NULL ? b->w : cnVec3_nan;
 }
 
 bool cnBody_SetLinearVelocity( cnWorld* world, cnBodyId id, cnVec3 v )
@@ -382,11 +380,11 @@ bool cnBody_SetLinearVelocity( cnWorld* world, cnBodyId id, cnVec3 v )
 	}
 	if ( !cnIsValidVec3( v ) )
 	{
-		return cnFail( cnError_invalidArgument, "velocity must be finite" );
+		return cnSetError( cnError_invalidArgument, "velocity must be finite" );
 	}
 	if ( b->type == cnBody_static )
 	{
-		return cnFail( cnError_invalidArgument, "a static body cannot move" );
+		return cnSetError( cnError_invalidArgument, "a static body cannot move" );
 	}
 	b->v = v;
 	cnWakeBody( world, b );
@@ -402,11 +400,11 @@ bool cnBody_SetAngularVelocity( cnWorld* world, cnBodyId id, cnVec3 w )
 	}
 	if ( !cnIsValidVec3( w ) )
 	{
-		return cnFail( cnError_invalidArgument, "angular velocity must be finite" );
+		return cnSetError( cnError_invalidArgument, "angular velocity must be finite" );
 	}
 	if ( b->type == cnBody_static )
 	{
-		return cnFail( cnError_invalidArgument, "a static body cannot move" );
+		return cnSetError( cnError_invalidArgument, "a static body cannot move" );
 	}
 	b->w = w;
 	cnWakeBody( world, b );
@@ -432,7 +430,7 @@ bool cnBody_ApplyForce( cnWorld* world, cnBodyId id, cnVec3 force, cnVec3 worldP
 	}
 	if ( !cnIsValidVec3( force ) || !cnIsValidVec3( worldPoint ) )
 	{
-		return cnFail( cnError_invalidArgument, "force and point must be finite" );
+		return cnSetError( cnError_invalidArgument, "force and point must be finite" );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
@@ -453,7 +451,7 @@ bool cnBody_ApplyTorque( cnWorld* world, cnBodyId id, cnVec3 torque )
 	}
 	if ( !cnIsValidVec3( torque ) )
 	{
-		return cnFail( cnError_invalidArgument, "torque must be finite" );
+		return cnSetError( cnError_invalidArgument, "torque must be finite" );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
@@ -473,7 +471,7 @@ bool cnBody_ApplyLinearImpulse( cnWorld* world, cnBodyId id, cnVec3 impulse, cnV
 	}
 	if ( !cnIsValidVec3( impulse ) || !cnIsValidVec3( worldPoint ) )
 	{
-		return cnFail( cnError_invalidArgument, "impulse and point must be finite" );
+		return cnSetError( cnError_invalidArgument, "impulse and point must be finite" );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
@@ -489,13 +487,13 @@ bool cnBody_ApplyLinearImpulse( cnWorld* world, cnBodyId id, cnVec3 impulse, cnV
 double cnBody_GetMass( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->mass : 0.0;
+	return b != NULL ? b->mass : NAN;
 }
 
 cnMat3 cnBody_GetLocalInertia( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->inertia : cnMat3_zero;
+	return b != NULL ? b->inertia : cnMat3_nan;
 }
 
 // Jacobi eigenvalue iteration for a symmetric 3x3 matrix: a handful of rotations converge to
@@ -576,7 +574,11 @@ cnVec3 cnBody_GetPrincipalInertia( const cnWorld* world, cnBodyId id, cnQuat* ax
 	cnBody* b = cnGetBody( world, id );
 	if ( b == NULL )
 	{
-		return cnVec3_zero;
+		if ( axes != NULL )
+		{
+			*axes = cnQuat_nan;
+		}
+		return cnVec3_nan;
 	}
 	cnMat3 vectors;
 	cnVec3 moments = cnSymmetricEigen( b->inertia, &vectors );
@@ -596,11 +598,11 @@ bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass )
 	}
 	if ( !isfinite( mass ) || mass <= 0.0 )
 	{
-		return cnFail( cnError_invalidArgument, "mass must be finite and > 0 (got %g)", mass );
+		return cnSetError( cnError_invalidArgument, "mass must be finite and > 0 (got %g)", mass );
 	}
 	if ( b->type != cnBody_dynamic )
 	{
-		return cnFail( cnError_invalidArgument, "only dynamic bodies have a mass" );
+		return cnSetError( cnError_invalidArgument, "only dynamic bodies have a mass" );
 	}
 	b->massOverride = mass;
 	b->hasMassData = false;
@@ -617,11 +619,11 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 	}
 	if ( b->type != cnBody_dynamic )
 	{
-		return cnFail( cnError_invalidArgument, "only dynamic bodies have a mass" );
+		return cnSetError( cnError_invalidArgument, "only dynamic bodies have a mass" );
 	}
 	if ( !isfinite( mass ) || mass <= 0.0 || !cnIsValidVec3( localCenter ) )
 	{
-		return cnFail( cnError_invalidArgument, "mass must be finite and > 0 and the centre finite" );
+		return cnSetError( cnError_invalidArgument, "mass must be finite and > 0 and the centre finite" );
 	}
 	// symmetric positive definite: symmetric, and all leading minors positive (Sylvester)
 	double m1 = inertia.cx.x;
@@ -632,7 +634,7 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 					 fabs( inertia.cz.y - inertia.cy.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) );
 	if ( !symmetric || !( m1 > 0.0 ) || !( m2 > 0.0 ) || !( m3 > 0.0 ) || !isfinite( m3 ) )
 	{
-		return cnFail( cnError_invalidArgument, "inertia must be symmetric positive definite" );
+		return cnSetError( cnError_invalidArgument, "inertia must be symmetric positive definite" );
 	}
 	b->hasMassData = true;
 	b->massOverride = mass;
@@ -645,7 +647,11 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 double cnBody_GetKineticEnergy( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	if ( b == NULL || b->type != cnBody_dynamic )
+	if ( b == NULL )
+	{
+		return NAN;
+	}
+	if ( b->type != cnBody_dynamic )
 	{
 		return 0.0;
 	}
@@ -681,7 +687,7 @@ bool cnBody_SetAwake( cnWorld* world, cnBodyId id, bool awake )
 double cnBody_GetGravityScale( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->gravityScale : 0.0;
+	return b != NULL ? b->gravityScale : NAN;
 }
 
 uint64_t cnBody_GetUserData( const cnWorld* world, cnBodyId id )
@@ -693,7 +699,7 @@ uint64_t cnBody_GetUserData( const cnWorld* world, cnBodyId id )
 int cnBody_GetShapeCount( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );
-	return b != NULL ? b->shapeCount : 0;
+	return b != NULL ? b->shapeCount : -1;
 }
 
 int cnBody_GetShapes( const cnWorld* world, cnBodyId id, cnShapeId* shapes, int capacity )
@@ -727,7 +733,7 @@ int cnBody_GetContactCount( const cnWorld* world, cnBodyId id )
 	cnBody* b = cnGetBody( world, id );
 	if ( b == NULL )
 	{
-		return 0;
+		return -1;
 	}
 	int n = 0;
 	for ( int i = 0; i < world->contactCount; ++i )

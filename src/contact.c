@@ -323,7 +323,7 @@ bool cnWorld_DisableCollision( cnWorld* world, cnBodyId a, cnBodyId b )
 	}
 	if ( a.index == b.index )
 	{
-		return cnFail( cnError_invalidArgument, "cannot disable collision of a body with itself" );
+		return cnSetError( cnError_invalidArgument, "cannot disable collision of a body with itself" );
 	}
 	cnPairMap_Insert( &world->disabledPairs, cnPairKey( a.index, b.index ), 1 );
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Defaults, names and the material combination rules.
+// Defaults of the def structs, the version, names of enums and string copies.
 #include "core.h"
 
 #include "cairn/cairn.h"
@@ -12,38 +12,12 @@
 #define CAIRN_VERSION "0.1.0"
 #endif
 
-const char* cnVersionString( void )
+const char* cnGetVersion( void )
 {
 	return CAIRN_VERSION;
 }
 
-static const char* s_methodNames[cnMethod_count] = {
-	"impulse", "lcp", "velocity-projection", "gr-lcp", "gr-velocity-projection", "penalty", "analytic-impulse",
-	"constraint" };
-
-const char* cnMethodName( cnMethod method )
-{
-	if ( (int)method < 0 || method >= cnMethod_count )
-	{
-		return "unknown";
-	}
-	return s_methodNames[method];
-}
-
-bool cnMethodFromName( const char* name, cnMethod* method )
-{
-	for ( int i = 0; name != NULL && i < cnMethod_count; ++i )
-	{
-		if ( strcmp( name, s_methodNames[i] ) == 0 )
-		{
-			*method = (cnMethod)i;
-			return true;
-		}
-	}
-	return false;
-}
-
-const char* cnShapeTypeName( cnShapeType type )
+const char* cnShapeType_GetName( cnShapeType type )
 {
 	static const char* names[cnShape_count] = { "sphere", "box", "capsule", "cylinder", "plane", "polygon" };
 	if ( (int)type < 0 || type >= cnShape_count )
@@ -53,7 +27,7 @@ const char* cnShapeTypeName( cnShapeType type )
 	return names[type];
 }
 
-const char* cnBodyTypeName( cnBodyType type )
+const char* cnBodyType_GetName( cnBodyType type )
 {
 	switch ( type )
 	{
@@ -73,16 +47,8 @@ cnWorldDef cnDefaultWorldDef( void )
 	memset( &def, 0, sizeof( def ) );
 	def.gravity = cnV3( 0.0, 0.0, -9.81 );
 	def.method = cnMethod_impulse;
-	def.lcpSolver = cnLcp_dantzig;
-	def.integrator = cnIntegrator_symplecticEuler;
+	def.settings = cnDefaultMethodSettings();
 	def.planar = false;
-	def.positionCorrection = true;
-	def.speculativeContacts = true;
-	def.errorTolerance = 1e-6;
-	def.subSteps = 8;
-	def.contactHertz = 30.0;
-	def.contactDampingRatio = 10.0;
-	def.maxPushVelocity = 3.0;
 	def.restitutionThreshold = 1.0;
 	def.linearSlop = 0.005;
 	def.speculativeDistance = 4.0 * 0.005;

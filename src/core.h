@@ -2,5 +2,16 @@
 // Small pieces every part of the library shares.
 #pragma once
 
+#include "cairn/math.h"
+
+#include <math.h>
+
+/// What getters return for an invalid id: NaN propagates, so a stale id never reads as a plausible
+/// value (the error state says why).
+static const cnVec3 cnVec3_nan = { NAN, NAN, NAN };
+static const cnQuat cnQuat_nan = { NAN, NAN, NAN, NAN };
+static const cnTransform cnTransform_nan = { { NAN, NAN, NAN }, { NAN, NAN, NAN, NAN } };
+static const cnMat3 cnMat3_nan = { { NAN, NAN, NAN }, { NAN, NAN, NAN }, { NAN, NAN, NAN } };
+
 /// A malloc'd copy of s; NULL for NULL or when memory runs out.
 char* cnCopyString( const char* s );

@@ -10,7 +10,7 @@
 static _Thread_local cnErrorCode s_code = cnError_none;
 static _Thread_local char s_message[1024];
 
-bool cnFail( cnErrorCode code, const char* format, ... )
+bool cnSetError( cnErrorCode code, const char* format, ... )
 {
 	va_list args;
 	va_start( args, format );

@@ -4,14 +4,7 @@
 // when it starts. Thread-local, so const calls and two worlds on two threads never race.
 #pragma once
 
-#include "cairn/types.h"
-
-/// Records code and a formatted message as the calling thread's error; returns false.
-bool cnFail( cnErrorCode code, const char* format, ... )
-#if defined( __GNUC__ )
-	__attribute__( ( format( printf, 2, 3 ) ) )
-#endif
-	;
+#include "cairn/cairn.h"
 
 /// Prefixes the calling thread's current error message with a formatted context ("FILE: ").
 void cnPrefixError( const char* format, ... )

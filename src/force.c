@@ -7,6 +7,7 @@
 #include "error.h"
 #include "world.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 // Applies the user forces of the world's force table that are active at the current time.
@@ -14,13 +15,15 @@ void cnApplyUserForces( cnWorld* world )
 {
 	for ( int i = 0; i < world->forceCount; ++i )
 	{
-		const cnForceDef* f = world->forces + i;
-		if ( !( world->time >= f->t0 && world->time < f->t1 ) )
+		const cnForce* entry = world->forces + i;
+		const cnForceDef* f = &entry->def;
+		if ( entry->alive == false || !( world->time >= f->t0 && world->time < f->t1 ) )
 		{
 			continue;
 		}
-		cnBody* body = cnGetBody( world, f->body );
-		if ( body == NULL || body->type != cnBody_dynamic )
+		// a force lives no longer than its body and target (cnDestroyBody destroys it)
+		cnBody* body = world->bodies + f->body.index;
+		if ( body->type != cnBody_dynamic )
 		{
 			continue;
 		}
@@ -46,10 +49,9 @@ void cnApplyUserForces( cnWorld* world )
 		else if ( f->frame == cnForce_target )
 		{
 			cnVec3 target = f->targetPoint;
-			cnBody* targetBody = f->target.index >= 0 ? cnGetBody( world, f->target ) : NULL;
-			if ( targetBody != NULL )
+			if ( f->target.index >= 0 )
 			{
-				target = cnTransformPoint( targetBody->xf, f->targetPoint );
+				target = cnTransformPoint( world->bodies[f->target.index].xf, f->targetPoint );
 			}
 			force = cnMulSV( cnLength( f->vector ), cnNormalize( cnSub( target, point ) ) );
 		}
@@ -58,58 +60,136 @@ void cnApplyUserForces( cnWorld* world )
 	}
 }
 
-int cnWorld_CreateForce( cnWorld* world, const cnForceDef* def )
+static cnForce* cnGetForce( const cnWorld* world, cnForceId id )
+{
+	if ( world == NULL || id.index < 0 || id.index >= world->forceCount || world->forces[id.index].alive == false ||
+		 world->forces[id.index].generation != id.generation )
+	{
+		cnSetError( cnError_invalidId, "invalid or stale force id (index %d, generation %u)", id.index, id.generation );
+		return NULL;
+	}
+	cnClearError();
+	return world->forces + id.index;
+}
+
+cnForceId cnCreateForce( cnWorld* world, const cnForceDef* def )
 {
 	if ( def == NULL )
 	{
-		cnFail( cnError_invalidArgument, "force def is NULL" );
-		return -1;
+		cnSetError( cnError_invalidArgument, "force def is NULL" );
+		return cnForceId_null;
 	}
-	cnBody* body = cnGetBody( world, def->body );
-	if ( body == NULL )
+	if ( cnGetBody( world, def->body ) == NULL )
 	{
-		return -1;
+		return cnForceId_null;
 	}
 	if ( !cnIsValidVec3( def->localPoint ) || !cnIsValidVec3( def->vector ) || !cnIsValidVec3( def->targetPoint ) )
 	{
-		cnFail( cnError_invalidArgument, "force point, vector and target must be finite" );
-		return -1;
+		cnSetError( cnError_invalidArgument, "force point, vector and target must be finite" );
+		return cnForceId_null;
 	}
 	if ( isnan( def->t0 ) || isnan( def->t1 ) || def->t1 < def->t0 )
 	{
-		cnFail( cnError_invalidArgument, "force time window [%g, %g) is invalid", def->t0, def->t1 );
-		return -1;
+		cnSetError( cnError_invalidArgument, "force time window [%g, %g) is invalid", def->t0, def->t1 );
+		return cnForceId_null;
 	}
 	if ( (int)def->frame < 0 || def->frame > cnForce_target || ( def->isTorque && def->frame == cnForce_target ) )
 	{
-		cnFail( cnError_invalidArgument, "invalid force frame" );
-		return -1;
+		cnSetError( cnError_invalidArgument, "invalid force frame" );
+		return cnForceId_null;
 	}
 	if ( def->frame == cnForce_target && def->target.index >= 0 && cnGetBody( world, def->target ) == NULL )
 	{
-		return -1;
+		return cnForceId_null;
 	}
-	cnForceDef* forces = realloc( world->forces, (size_t)( world->forceCount + 1 ) * sizeof( cnForceDef ) );
-	if ( forces == NULL )
+
+	// reuse a destroyed entry, else append; forces apply in index order
+	int index = -1;
+	for ( int i = 0; i < world->forceCount; ++i )
 	{
-		cnFail( cnError_outOfMemory, "out of memory" );
-		return -1;
+		if ( world->forces[i].alive == false )
+		{
+			index = i;
+			break;
+		}
 	}
-	world->forces = forces;
-	forces[world->forceCount] = *def;
-	return world->forceCount++;
+	if ( index < 0 )
+	{
+		cnForce* forces = realloc( world->forces, (size_t)( world->forceCount + 1 ) * sizeof( cnForce ) );
+		if ( forces == NULL )
+		{
+			cnSetError( cnError_outOfMemory, "out of memory" );
+			return cnForceId_null;
+		}
+		world->forces = forces;
+		index = world->forceCount++;
+		world->forces[index].generation = 0;
+	}
+	cnForce* f = world->forces + index;
+	f->def = *def;
+	f->alive = true;
+	f->generation += 1;
+	world->liveForceCount += 1;
+	cnClearError();
+	return ( cnForceId ){ index, f->generation };
+}
+
+bool cnDestroyForce( cnWorld* world, cnForceId id )
+{
+	cnForce* f = cnGetForce( world, id );
+	if ( f == NULL )
+	{
+		return false;
+	}
+	f->alive = false;
+	world->liveForceCount -= 1;
+	return true;
+}
+
+void cnDestroyBodyForces( cnWorld* world, int bodyIndex )
+{
+	for ( int i = 0; i < world->forceCount; ++i )
+	{
+		cnForce* f = world->forces + i;
+		if ( f->alive && ( f->def.body.index == bodyIndex || f->def.target.index == bodyIndex ) )
+		{
+			f->alive = false;
+			world->liveForceCount -= 1;
+		}
+	}
+}
+
+bool cnForce_IsValid( const cnWorld* world, cnForceId id )
+{
+	return world != NULL && id.index >= 0 && id.index < world->forceCount && world->forces[id.index].alive &&
+		   world->forces[id.index].generation == id.generation;
+}
+
+cnForceDef cnForce_GetDef( const cnWorld* world, cnForceId id )
+{
+	cnForce* f = cnGetForce( world, id );
+	return f != NULL ? f->def : cnDefaultForceDef();
 }
 
 int cnWorld_GetForceCount( const cnWorld* world )
 {
-	return world->forceCount;
+	return world != NULL ? world->liveForceCount : 0;
 }
 
-cnForceDef cnWorld_GetForce( const cnWorld* world, int index )
+cnForceId cnWorld_GetForce( const cnWorld* world, int i )
 {
-	if ( index < 0 || index >= world->forceCount )
+	for ( int k = 0, n = 0; world != NULL && i >= 0 && k < world->forceCount; ++k )
 	{
-		return cnDefaultForceDef();
+		if ( world->forces[k].alive )
+		{
+			if ( n == i )
+			{
+				cnClearError();
+				return ( cnForceId ){ k, world->forces[k].generation };
+			}
+			n += 1;
+		}
 	}
-	return world->forces[index];
+	cnSetError( cnError_invalidArgument, "no force %d (the world has %d)", i, world != NULL ? world->liveForceCount : 0 );
+	return cnForceId_null;
 }

@@ -15,28 +15,28 @@ static bool cnValidateMaterialDef( const cnMaterialDef* def )
 {
 	if ( def == NULL )
 	{
-		return cnFail( cnError_invalidArgument, "material def is NULL" );
+		return cnSetError( cnError_invalidArgument, "material def is NULL" );
 	}
 	if ( !isfinite( def->density ) || def->density < 0.0 )
 	{
-		return cnFail( cnError_invalidArgument, "material density must be finite and >= 0 (got %g)", def->density );
+		return cnSetError( cnError_invalidArgument, "material density must be finite and >= 0 (got %g)", def->density );
 	}
 	if ( !isfinite( def->friction ) || def->friction < 0.0 )
 	{
-		return cnFail( cnError_invalidArgument, "material friction must be finite and >= 0 (got %g)", def->friction );
+		return cnSetError( cnError_invalidArgument, "material friction must be finite and >= 0 (got %g)", def->friction );
 	}
 	if ( !isfinite( def->restitution ) || def->restitution < 0.0 || def->restitution > 1.0 )
 	{
-		return cnFail( cnError_invalidArgument, "material restitution must be in [0, 1] (got %g)", def->restitution );
+		return cnSetError( cnError_invalidArgument, "material restitution must be in [0, 1] (got %g)", def->restitution );
 	}
 	if ( !isfinite( def->stiffness ) || def->stiffness < 0.0 || !isfinite( def->damping ) || def->damping < 0.0 )
 	{
-		return cnFail( cnError_invalidArgument, "material stiffness and damping must be finite and >= 0" );
+		return cnSetError( cnError_invalidArgument, "material stiffness and damping must be finite and >= 0" );
 	}
 	return true;
 }
 
-cnMaterialId cnWorld_CreateMaterial( cnWorld* world, const cnMaterialDef* def )
+cnMaterialId cnCreateMaterial( cnWorld* world, const cnMaterialDef* def )
 {
 	if ( !cnValidateMaterialDef( def ) )
 	{
@@ -45,7 +45,7 @@ cnMaterialId cnWorld_CreateMaterial( cnWorld* world, const cnMaterialDef* def )
 	cnMaterial* materials = realloc( world->materials, (size_t)( world->materialCount + 1 ) * sizeof( cnMaterial ) );
 	if ( materials == NULL )
 	{
-		cnFail( cnError_outOfMemory, "out of memory" );
+		cnSetError( cnError_outOfMemory, "out of memory" );
 		return -1;
 	}
 	world->materials = materials;
@@ -58,11 +58,11 @@ cnMaterialId cnWorld_CreateMaterial( cnWorld* world, const cnMaterialDef* def )
 	return world->materialCount++;
 }
 
-bool cnWorld_SetMaterial( cnWorld* world, cnMaterialId id, const cnMaterialDef* def )
+bool cnMaterial_SetDef( cnWorld* world, cnMaterialId id, const cnMaterialDef* def )
 {
 	if ( id < 0 || id >= world->materialCount )
 	{
-		return cnFail( cnError_invalidId, "invalid material id %d", id );
+		return cnSetError( cnError_invalidId, "invalid material id %d", id );
 	}
 	if ( !cnValidateMaterialDef( def ) )
 	{
@@ -86,7 +86,7 @@ int cnWorld_GetMaterialCount( const cnWorld* world )
 	return world->materialCount;
 }
 
-cnMaterialDef cnWorld_GetMaterial( const cnWorld* world, cnMaterialId id )
+cnMaterialDef cnMaterial_GetDef( const cnWorld* world, cnMaterialId id )
 {
 	if ( id < 0 || id >= world->materialCount )
 	{
@@ -111,15 +111,15 @@ bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, do
 {
 	if ( a < 0 || a >= world->materialCount || b < 0 || b >= world->materialCount )
 	{
-		return cnFail( cnError_invalidId, "invalid material id in pair (%d, %d)", a, b );
+		return cnSetError( cnError_invalidId, "invalid material id in pair (%d, %d)", a, b );
 	}
 	if ( !isfinite( friction ) || friction < 0.0 )
 	{
-		return cnFail( cnError_invalidArgument, "pair friction must be finite and >= 0 (got %g)", friction );
+		return cnSetError( cnError_invalidArgument, "pair friction must be finite and >= 0 (got %g)", friction );
 	}
 	if ( !isfinite( restitution ) || restitution < 0.0 || restitution > 1.0 )
 	{
-		return cnFail( cnError_invalidArgument, "pair restitution must be in [0, 1] (got %g)", restitution );
+		return cnSetError( cnError_invalidArgument, "pair restitution must be in [0, 1] (got %g)", restitution );
 	}
 	for ( int i = 0; i < world->materialPairCount; ++i )
 	{
@@ -135,7 +135,7 @@ bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, do
 		realloc( world->materialPairs, (size_t)( world->materialPairCount + 1 ) * sizeof( cnMaterialPair ) );
 	if ( pairs == NULL )
 	{
-		return cnFail( cnError_outOfMemory, "out of memory" );
+		return cnSetError( cnError_outOfMemory, "out of memory" );
 	}
 	world->materialPairs = pairs;
 	pairs[world->materialPairCount++] = (cnMaterialPair){ a, b, friction, restitution };

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "shape.h"
 
+#include "core.h"
 #include "island.h"
 #include "world.h"
 
@@ -24,15 +25,16 @@ static cnShape* cnGetShape( const cnWorld* world, cnShapeId id )
 	}
 	if ( id.index < 0 || id.index >= world->shapeCount )
 	{
-		cnFail( cnError_invalidId, "invalid shape id (index %d)", id.index );
+		cnSetError( cnError_invalidId, "invalid shape id (index %d)", id.index );
 		return NULL;
 	}
 	cnShape* s = world->shapes + id.index;
 	if ( s->alive == false || s->generation != id.generation )
 	{
-		cnFail( cnError_invalidId, "stale shape id (index %d)", id.index );
+		cnSetError( cnError_invalidId, "stale shape id (index %d, generation %u)", id.index, id.generation );
 		return NULL;
 	}
+	cnClearError();
 	return s;
 }
 
@@ -40,34 +42,34 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 {
 	if ( (int)def->type < 0 || def->type >= cnShape_count )
 	{
-		return cnFail( cnError_invalidArgument, "invalid shape type %d", (int)def->type );
+		return cnSetError( cnError_invalidArgument, "invalid shape type %d", (int)def->type );
 	}
 	if ( !cnIsValidVec3( def->position ) )
 	{
-		return cnFail( cnError_invalidArgument, "shape position must be finite" );
+		return cnSetError( cnError_invalidArgument, "shape position must be finite" );
 	}
 	double qn = cnQuatLength( def->orientation );
 	if ( !isfinite( qn ) || fabs( qn - 1.0 ) > 1e-6 )
 	{
-		return cnFail( cnError_invalidArgument, "shape orientation must be a unit quaternion (norm %g)", qn );
+		return cnSetError( cnError_invalidArgument, "shape orientation must be a unit quaternion (norm %g)", qn );
 	}
 	if ( def->material < 0 || def->material >= world->materialCount )
 	{
-		return cnFail( cnError_invalidArgument, "invalid material id %d", def->material );
+		return cnSetError( cnError_invalidArgument, "invalid material id %d", def->material );
 	}
 	switch ( def->type )
 	{
 		case cnShape_sphere:
 			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
 			{
-				return cnFail( cnError_invalidArgument, "sphere radius must be finite and > 0 (got %g)", def->radius );
+				return cnSetError( cnError_invalidArgument, "sphere radius must be finite and > 0 (got %g)", def->radius );
 			}
 			break;
 		case cnShape_box:
 			if ( !cnIsValidVec3( def->halfExtents ) || def->halfExtents.x <= 0.0 || def->halfExtents.y <= 0.0 ||
 				 def->halfExtents.z <= 0.0 )
 			{
-				return cnFail( cnError_invalidArgument, "box half extents must be finite and > 0 (got %g, %g, %g)", def->halfExtents.x,
+				return cnSetError( cnError_invalidArgument, "box half extents must be finite and > 0 (got %g, %g, %g)", def->halfExtents.x,
 								   def->halfExtents.y, def->halfExtents.z );
 			}
 			break;
@@ -75,23 +77,23 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 		case cnShape_cylinder:
 			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
 			{
-				return cnFail( cnError_invalidArgument, "%s radius must be finite and > 0 (got %g)", cnShapeTypeName( def->type ),
+				return cnSetError( cnError_invalidArgument, "%s radius must be finite and > 0 (got %g)", cnShapeType_GetName( def->type ),
 								   def->radius );
 			}
 			if ( !isfinite( def->halfHeight ) || def->halfHeight <= 0.0 )
 			{
-				return cnFail( cnError_invalidArgument, "%s half height must be finite and > 0 (got %g)",
-								   cnShapeTypeName( def->type ), def->halfHeight );
+				return cnSetError( cnError_invalidArgument, "%s half height must be finite and > 0 (got %g)",
+								   cnShapeType_GetName( def->type ), def->halfHeight );
 			}
 			break;
 		case cnShape_plane:
 			if ( body->type != cnBody_static )
 			{
-				return cnFail( cnError_invalidArgument, "a plane can only belong to a static body" );
+				return cnSetError( cnError_invalidArgument, "a plane can only belong to a static body" );
 			}
 			if ( !cnIsValidVec3( def->normal ) || cnLength( def->normal ) < 1e-12 || !isfinite( def->offset ) )
 			{
-				return cnFail( cnError_invalidArgument, "plane normal must be finite and non-zero, offset finite" );
+				return cnSetError( cnError_invalidArgument, "plane normal must be finite and non-zero, offset finite" );
 			}
 			break;
 		case cnShape_polygon:
@@ -99,27 +101,27 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 			// world's xy-plane, and at most 2^15 - 1 of them (collide_polygon.c packs indices in ids)
 			if ( world->def.planar == false )
 			{
-				return cnFail( cnError_invalidArgument, "a polygon shape needs a planar world" );
+				return cnSetError( cnError_invalidArgument, "a polygon shape needs a planar world" );
 			}
 			if ( def->vertexCount < 2 || def->vertexCount > CN_MAX_POLYGON_VERTICES || def->vertices == NULL )
 			{
-				return cnFail( cnError_invalidArgument, "a polygon needs 2 to %d vertices (got %d%s)", CN_MAX_POLYGON_VERTICES,
+				return cnSetError( cnError_invalidArgument, "a polygon needs 2 to %d vertices (got %d%s)", CN_MAX_POLYGON_VERTICES,
 								   def->vertexCount, def->vertices == NULL ? ", vertices NULL" : "" );
 			}
 			for ( int i = 0; i < def->vertexCount; ++i )
 			{
 				if ( !cnIsValidVec3( def->vertices[i] ) || def->vertices[i].z != 0.0 )
 				{
-					return cnFail( cnError_invalidArgument, "polygon vertex %d must be finite with z = 0", i );
+					return cnSetError( cnError_invalidArgument, "polygon vertex %d must be finite with z = 0", i );
 				}
 			}
 			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
 			{
-				return cnFail( cnError_invalidArgument, "polygon radius must be finite and > 0 (got %g)", def->radius );
+				return cnSetError( cnError_invalidArgument, "polygon radius must be finite and > 0 (got %g)", def->radius );
 			}
 			if ( fabs( def->orientation.x ) > 1e-12 || fabs( def->orientation.y ) > 1e-12 || def->position.z != 0.0 )
 			{
-				return cnFail( cnError_invalidArgument, "a polygon shape may only be turned about z and moved in the xy-plane" );
+				return cnSetError( cnError_invalidArgument, "a polygon shape may only be turned about z and moved in the xy-plane" );
 			}
 			break;
 		default:
@@ -147,7 +149,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	}
 	if ( def == NULL )
 	{
-		cnFail( cnError_invalidArgument, "shape def is NULL" );
+		cnSetError( cnError_invalidArgument, "shape def is NULL" );
 		return cnShapeId_null;
 	}
 	if ( !cnValidateShapeDef( world, body, def ) )
@@ -163,7 +165,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 		vertices = malloc( (size_t)def->vertexCount * sizeof( cnVec3 ) );
 		if ( vertices == NULL )
 		{
-			cnFail( cnError_outOfMemory, "out of memory" );
+			cnSetError( cnError_outOfMemory, "out of memory" );
 			return cnShapeId_null;
 		}
 		memcpy( vertices, def->vertices, (size_t)def->vertexCount * sizeof( cnVec3 ) );
@@ -185,7 +187,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 			if ( shapes == NULL )
 			{
 				free( vertices );
-				cnFail( cnError_outOfMemory, "out of memory" );
+				cnSetError( cnError_outOfMemory, "out of memory" );
 				return cnShapeId_null;
 			}
 			world->shapes = shapes;
@@ -272,6 +274,56 @@ void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep )
 	}
 }
 
+void cnFreeShape( cnWorld* world, int shapeIndex )
+{
+	cnShape* shape = world->shapes + shapeIndex;
+	cnBroadPhase_DestroyProxy( &world->broadPhase, shape->proxyKey );
+	cnFreeGeometry( &shape->geom );
+	shape->alive = false;
+	shape->nextShape = world->freeShape;
+	world->freeShape = shapeIndex;
+	world->liveShapeCount -= 1;
+}
+
+bool cnDestroyShape( cnWorld* world, cnShapeId id )
+{
+	cnShape* shape = cnGetShape( world, id );
+	if ( shape == NULL )
+	{
+		return false;
+	}
+	cnBody* body = world->bodies + shape->body;
+
+	// its contacts go, waking what they touched
+	for ( int i = world->contactCount - 1; i >= 0; --i )
+	{
+		cnContact* c = world->contacts + i;
+		if ( c->shapeA == id.index || c->shapeB == id.index )
+		{
+			int other = c->bodyA == shape->body ? c->bodyB : c->bodyA;
+			if ( ( c->flags & cnContact_touching ) && world->bodies[other].type != cnBody_static )
+			{
+				cnWakeBody( world, world->bodies + other );
+			}
+			cnDestroyContact( world, i );
+		}
+	}
+
+	// unlink it from its body's list
+	int* link = &body->firstShape;
+	while ( *link != id.index )
+	{
+		link = &world->shapes[*link].nextShape;
+	}
+	*link = shape->nextShape;
+	body->shapeCount -= 1;
+	cnFreeShape( world, id.index );
+
+	cnUpdateBodyMass( world, body );
+	cnWakeBody( world, body );
+	return true;
+}
+
 bool cnShape_IsValid( const cnWorld* world, cnShapeId id )
 {
 	return world != NULL && id.index >= 0 && id.index < world->shapeCount && world->shapes[id.index].alive &&
@@ -319,7 +371,7 @@ cnAABB cnShape_GetAABB( const cnWorld* world, cnShapeId id )
 	cnShape* s = cnGetShape( world, id );
 	if ( s == NULL )
 	{
-		cnAABB empty = { cnVec3_zero, cnVec3_zero };
+		cnAABB empty = { cnVec3_nan, cnVec3_nan };
 		return empty;
 	}
 	return s->aabb;
@@ -330,7 +382,7 @@ cnTransform cnShape_GetTransform( const cnWorld* world, cnShapeId id )
 	cnShape* s = cnGetShape( world, id );
 	if ( s == NULL )
 	{
-		return cnTransform_identity;
+		return cnTransform_nan;
 	}
 	return cnShapeWorldTransform( world->bodies + s->body, s );
 }

@@ -36,3 +36,6 @@ void cnFreeGeometry( cnGeometry* g );
 /// Recomputes every shape box of a body and moves broad-phase proxies whose box left its fat box.
 /// sweep is the expected motion over the next step (it widens the fat box).
 void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep );
+
+/// Releases a shape's slot, proxy and geometry (its contacts and its body's list are the caller's).
+void cnFreeShape( cnWorld* world, int shapeIndex );

@@ -21,7 +21,7 @@ static bool cnCheckState( cnWorld* world )
 			if ( !cnIsValidVec3( b->center ) || !cnIsValidVec3( b->v ) || !cnIsValidVec3( b->w ) ||
 				 !isfinite( b->xf.q.w + b->xf.q.x + b->xf.q.y + b->xf.q.z ) )
 			{
-				return cnFail( cnError_stepFailed, "body '%s' has a non-finite state at t = %g", b->name ? b->name : "",
+				return cnSetError( cnError_stepFailed, "body '%s' has a non-finite state at t = %g", b->name ? b->name : "",
 							   world->time );
 			}
 		}
@@ -33,13 +33,17 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 {
 	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
 	{
-		return cnFail( cnError_invalidArgument, "world is NULL or destroyed" );
+		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
 	}
 	if ( !isfinite( timeStep ) || timeStep < 0.0 )
 	{
-		return cnFail( cnError_invalidArgument, "time step must be finite and >= 0 (got %g)", timeStep );
+		return cnSetError( cnError_invalidArgument, "time step must be finite and >= 0 (got %g)", timeStep );
 	}
 	cnClearError();
+	if ( cnCheckCancel( world ) )
+	{
+		return false;
+	}
 	if ( timeStep == 0.0 )
 	{
 		return true;
@@ -84,4 +88,23 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	s->stepMs = 1000.0 * ( mark - start );
 	s->stepCount = world->stepCount;
 	return cnCheckState( world );
+}
+
+void cnWorld_Cancel( cnWorld* world )
+{
+	// only an atomic store: safe in a signal handler
+	if ( world != NULL )
+	{
+		atomic_store( &world->cancelRequested, 1 );
+	}
+}
+
+bool cnCheckCancel( cnWorld* world )
+{
+	if ( atomic_load_explicit( &world->cancelRequested, memory_order_relaxed ) == 0 )
+	{
+		return false;
+	}
+	atomic_store( &world->cancelRequested, 0 );
+	return cnSetError( cnError_cancelled, "cancelled at t = %.9g s", world->time ) == false;
 }

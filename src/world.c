@@ -3,86 +3,63 @@
 #include "world.h"
 
 #include "error.h"
+#include "methods/method.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool cnValidateWorldDef( const cnWorldDef* def, char* error, int errorCapacity )
+// Checks a world def; NULL when valid, else the reason.
+static const char* cnCheckWorldDef( const cnWorldDef* def )
 {
-	const char* why = NULL;
 	if ( def == NULL )
 	{
-		why = "world def is NULL";
+		return "world def is NULL";
 	}
-	else if ( !cnIsValidVec3( def->gravity ) )
+	if ( !cnIsValidVec3( def->gravity ) )
 	{
-		why = "gravity must be finite";
+		return "gravity must be finite";
 	}
-	else if ( (int)def->method < 0 || def->method >= cnMethod_count )
+	if ( cnGetMethodModule( def->method ) == NULL )
 	{
-		why = "unknown contact method";
+		return "unknown contact method";
 	}
-	else if ( (int)def->lcpSolver < 0 || def->lcpSolver > cnLcp_lemke )
-	{
-		why = "unknown LCP solver";
-	}
-	else if ( (int)def->integrator < 0 || def->integrator > cnIntegrator_explicitEuler )
-	{
-		why = "unknown integrator";
-	}
-	else if ( !( def->errorTolerance > 0.0 ) || !isfinite( def->errorTolerance ) )
-	{
-		why = "errorTolerance must be finite and > 0";
-	}
-	else if ( def->subSteps < 1 || def->subSteps > 64 )
-	{
-		why = "subSteps must be in [1, 64]";
-	}
-	else if ( !( def->contactHertz > 0.0 ) || !( def->contactDampingRatio >= 0.0 ) || !( def->maxPushVelocity >= 0.0 ) ||
-			  !isfinite( def->contactHertz ) || !isfinite( def->contactDampingRatio ) ||
-			  !isfinite( def->maxPushVelocity ) )
-	{
-		why = "contact softness settings must be finite and positive";
-	}
-	else if ( !( def->restitutionThreshold >= 0.0 ) || !( def->linearSlop >= 0.0 ) ||
-			  !( def->speculativeDistance >= 0.0 ) || !( def->timeToSleep >= 0.0 ) ||
-			  !( def->sleepLinearThreshold >= 0.0 ) || !( def->sleepAngularThreshold >= 0.0 ) ||
-			  !isfinite( def->restitutionThreshold + def->linearSlop + def->speculativeDistance + def->timeToSleep +
-						 def->sleepLinearThreshold + def->sleepAngularThreshold ) )
-	{
-		why = "thresholds must be finite and >= 0";
-	}
+	const char* why = cnValidateMethodSettings( &def->settings );
 	if ( why != NULL )
 	{
-		cnFail( cnError_invalidArgument, "%s", why );
-		if ( error != NULL && errorCapacity > 0 )
-		{
-			snprintf( error, (size_t)errorCapacity, "%s", why );
-		}
-		return false;
+		return why;
 	}
-	return true;
+	if ( !( def->restitutionThreshold >= 0.0 ) || !( def->linearSlop >= 0.0 ) || !( def->speculativeDistance >= 0.0 ) ||
+		 !( def->timeToSleep >= 0.0 ) || !( def->sleepLinearThreshold >= 0.0 ) || !( def->sleepAngularThreshold >= 0.0 ) ||
+		 !isfinite( def->restitutionThreshold + def->linearSlop + def->speculativeDistance + def->timeToSleep +
+					def->sleepLinearThreshold + def->sleepAngularThreshold ) )
+	{
+		return "thresholds must be finite and >= 0";
+	}
+	return NULL;
 }
 
-cnWorld* cnCreateWorld( const cnWorldDef* def, char* error, int errorCapacity )
+cnWorld* cnCreateWorld( const cnWorldDef* def )
 {
-	if ( !cnValidateWorldDef( def, error, errorCapacity ) )
+	const char* why = cnCheckWorldDef( def );
+	if ( why != NULL )
 	{
+		cnSetError( cnError_invalidArgument, "%s", why );
 		return NULL;
 	}
+	const cnMethodModule* module = cnGetMethodModule( def->method );
 	cnWorld* world = calloc( 1, sizeof( cnWorld ) );
-	if ( world == NULL )
+	void* methodState = module->stateSize > 0 ? calloc( 1, module->stateSize ) : NULL;
+	if ( world == NULL || ( module->stateSize > 0 && methodState == NULL ) )
 	{
-		cnFail( cnError_outOfMemory, "out of memory" );
-		if ( error != NULL && errorCapacity > 0 )
-		{
-			snprintf( error, (size_t)errorCapacity, "out of memory" );
-		}
+		free( world );
+		free( methodState );
+		cnSetError( cnError_outOfMemory, "out of memory" );
 		return NULL;
 	}
 	world->magic = CN_WORLD_MAGIC;
 	world->def = *def;
+	world->module = module;
+	world->methodState = methodState;
 	world->gravity = def->gravity;
 	world->freeBody = -1;
 	world->freeShape = -1;
@@ -94,7 +71,8 @@ cnWorld* cnCreateWorld( const cnWorldDef* def, char* error, int errorCapacity )
 	// material 0 is the default material
 	cnMaterialDef material = cnDefaultMaterialDef();
 	material.name = "default";
-	cnWorld_CreateMaterial( world, &material );
+	cnCreateMaterial( world, &material );
+	cnClearError();
 	return world;
 }
 
@@ -130,6 +108,7 @@ void cnDestroyWorld( cnWorld* world )
 	cnPairMap_Destroy( &world->disabledPairs );
 	cnBroadPhase_Destroy( &world->broadPhase );
 	cnArena_Destroy( &world->arena );
+	free( world->methodState );
 	world->magic = 0;
 	free( world );
 }
@@ -170,15 +149,16 @@ static void cnWakeAll( cnWorld* world )
 	}
 }
 
-void cnWorld_SetGravity( cnWorld* world, cnVec3 gravity )
+bool cnWorld_SetGravity( cnWorld* world, cnVec3 gravity )
 {
 	if ( !cnIsValidVec3( gravity ) )
 	{
-		cnFail( cnError_invalidArgument, "gravity must be finite" );
-		return;
+		return cnSetError( cnError_invalidArgument, "gravity must be finite" );
 	}
 	world->gravity = gravity;
 	cnWakeAll( world );
+	cnClearError();
+	return true;
 }
 
 cnVec3 cnWorld_GetGravity( const cnWorld* world )
@@ -233,10 +213,4 @@ cnBodyId cnWorld_FindBody( const cnWorld* world, const char* name )
 		}
 	}
 	return cnBodyId_null;
-}
-
-const char* cnWorld_GetError( const cnWorld* world )
-{
-	(void)world;
-	return cnGetError();
 }

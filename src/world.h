@@ -8,12 +8,15 @@
 #include "body.h"
 #include "collision/broad_phase.h"
 #include "contact.h"
+#include "force.h"
 #include "island.h"
 #include "material.h"
 #include "pair_map.h"
 #include "shape.h"
 
 #include "cairn/cairn.h"
+
+#include <stdatomic.h>
 
 /// The world.
 struct cnWorld
@@ -46,8 +49,10 @@ struct cnWorld
 	cnMaterialPair* materialPairs;
 	int materialPairCount;
 
-	cnForceDef* forces;
+	// the force table: forceCount entries, liveForceCount of them alive
+	cnForce* forces;
 	int forceCount;
+	int liveForceCount;
 
 	// body pairs that never collide: key (min << 32 | max) -> 1
 	cnPairMap disabledPairs;
@@ -58,9 +63,14 @@ struct cnWorld
 	cnBroadPhase broadPhase;
 	cnArena arena;
 
-	// the adaptive integrators' (penalty, analytic-impulse, constraint) last accepted internal step
-	// size, carried from one cnWorld_Step to the next (0 = none yet)
-	double adaptiveStep;
+	// the contact method (methods/method.h) and the state it keeps between steps (NULL: none)
+	const struct cnMethodModule* module;
+	void* methodState;
+	// set by cnWorld_Cancel (from any thread or a signal handler), consumed by cnCheckCancel
+	atomic_int cancelRequested;
+
+	// a velocity-level method copies its next contact system here (cnWorld_CaptureContactSystem)
+	cnContactSystem* captureTarget;
 
 	cnStats stats;
 };
@@ -77,3 +87,8 @@ static inline void cnProjectPlanar( const cnWorld* world, cnVec3* v, cnVec3* w )
 		w->y = 0.0;
 	}
 }
+
+/// True when cnWorld_Cancel asked the world to stop: consumes the request and sets cnError_cancelled.
+/// The step checks it at its start, long methods between their internal steps; a method that sees it
+/// returns false with the bodies as they were at the step's start.
+bool cnCheckCancel( cnWorld* world );

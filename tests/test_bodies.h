@@ -13,7 +13,7 @@ static inline cnMaterialId tbMaterial( cnWorld* world, double friction, double r
 	cnMaterialDef md = cnDefaultMaterialDef();
 	md.friction = friction;
 	md.restitution = restitution;
-	return cnWorld_CreateMaterial( world, &md );
+	return cnCreateMaterial( world, &md );
 }
 
 /// A body of the given type, pose and velocity carrying one shape.
@@ -28,7 +28,7 @@ static inline cnBodyId tbBody( cnWorld* world, cnBodyType type, cnVec3 position,
 	{
 		bd.linearVelocity = velocity;
 	}
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
+	cnBodyId id = cnCreateBody( world, &bd );
 	CHECK( cnCreateShape( world, id, shape ).index >= 0 );
 	return id;
 }

@@ -2,8 +2,8 @@
 // Dynamic tree, broad phase and pair map against brute-force references on random data.
 // Everything is compared exactly: the structures only select and order items, they compute no
 // numbers of their own that a reference could disagree with by rounding.
-#include "broad_phase.h"
-#include "dynamic_tree.h"
+#include "collision/broad_phase.h"
+#include "collision/dynamic_tree.h"
 #include "pair_map.h"
 #include "test.h"
 

@@ -4,7 +4,7 @@
 //
 // Unless said otherwise the tolerance is 1e-12: the expected values are exact geometry and the
 // code only adds rounding of a few operations on numbers of order 1 (1e-15 each).
-#include "collision.h"
+#include "collision/collision.h"
 #include "test.h"
 
 #include <string.h>

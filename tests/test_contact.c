@@ -15,7 +15,7 @@ static cnWorld* makeWorld( cnVec3 gravity, bool sleep )
 	cnWorldDef def = cnDefaultWorldDef();
 	def.gravity = gravity;
 	def.enableSleep = sleep;
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	CHECK( world != NULL );
 	return world;
 }
@@ -250,7 +250,7 @@ static cnScene* loadScene( const char* name )
 {
 	char path[1024], error[1024];
 	snprintf( path, sizeof( path ), "%s/scenes/%s", CAIRN_SOURCE_DIR, name );
-	cnScene* scene = cnLoadScene( path, error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadScene( path );
 	if ( scene == NULL )
 	{
 		fprintf( stderr, "%s\n", error );
@@ -373,7 +373,7 @@ static void collisionFiltering( void )
 	CHECK( cnWorld_DisableCollision( world, a, ground ) );
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.position = cnV3( 6, 0, 1 );
-	cnBodyId c = cnWorld_CreateBody( world, &bd );
+	cnBodyId c = cnCreateBody( world, &bd );
 	cnShapeDef sd = cnDefaultShapeDef();
 	sd.radius = 0.2;
 	sd.categoryBits = 2;
@@ -400,7 +400,7 @@ static void kinematicPush( void )
 	bd.type = cnBody_kinematic;
 	bd.position = cnV3( -1, 0, 0.6 );
 	bd.linearVelocity = cnV3( 1, 0, 0 );
-	cnBodyId paddle = cnWorld_CreateBody( world, &bd );
+	cnBodyId paddle = cnCreateBody( world, &bd );
 	cnShapeDef sd = cnDefaultShapeDef();
 	sd.type = cnShape_box;
 	sd.halfExtents = cnV3( 0.1, 1, 0.5 );

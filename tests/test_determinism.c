@@ -9,10 +9,10 @@
 static cnWorld* buildPile( void )
 {
 	cnWorldDef wd = cnDefaultWorldDef();
-	cnWorld* world = cnCreateWorld( &wd, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &wd );
 	cnBodyDef gd = cnDefaultBodyDef();
 	gd.type = cnBody_static;
-	cnBodyId ground = cnWorld_CreateBody( world, &gd );
+	cnBodyId ground = cnCreateBody( world, &gd );
 	cnShapeDef plane = cnDefaultShapeDef();
 	plane.type = cnShape_plane;
 	cnCreateShape( world, ground, &plane );
@@ -21,7 +21,7 @@ static cnWorld* buildPile( void )
 		cnBodyDef bd = cnDefaultBodyDef();
 		bd.position = cnV3( 0.37 * ( i % 5 ) - 0.8, 0.29 * ( ( i / 5 ) % 4 ) - 0.5, 0.6 + 0.45 * i / 4.0 );
 		bd.orientation = cnQuatFromAxisAngle( cnNormalize( cnV3( 1, i % 3, 2 ) ), 0.1 * i );
-		cnBodyId id = cnWorld_CreateBody( world, &bd );
+		cnBodyId id = cnCreateBody( world, &bd );
 		cnShapeDef sd = cnDefaultShapeDef();
 		sd.type = (cnShapeType)( i % 4 );
 		sd.radius = 0.15;

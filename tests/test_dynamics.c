@@ -11,9 +11,9 @@ static cnWorld* makeWorld( cnVec3 gravity, int subSteps )
 {
 	cnWorldDef def = cnDefaultWorldDef();
 	def.gravity = gravity;
-	def.subSteps = subSteps;
+	def.settings.impulse.subSteps = subSteps;
 	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	CHECK( world != NULL );
 	return world;
 }
@@ -22,7 +22,7 @@ static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius )
 {
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.position = position;
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
+	cnBodyId id = cnCreateBody( world, &bd );
 	cnShapeDef sd = cnDefaultShapeDef();
 	sd.type = cnShape_sphere;
 	sd.radius = radius;
@@ -58,7 +58,7 @@ static cnWorld* spinningBody( cnVec3 w0, cnBodyId* id )
 	cnWorld* world = makeWorld( cnVec3_zero, 4 );
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.angularVelocity = w0;
-	*id = cnWorld_CreateBody( world, &bd );
+	*id = cnCreateBody( world, &bd );
 	CHECK( cnBody_SetMassData( world, *id, 1.0, cnVec3_zero, cnDiagonal( 1, 2, 3 ) ) );
 	return world;
 }
@@ -151,7 +151,7 @@ static void compoundMass( void )
 	const double m = rho * 4.0 / 3.0 * CN_PI * r * r * r;
 	double c = cos( CN_PI / 4 ), s = sin( CN_PI / 4 );
 	cnBodyDef bd = cnDefaultBodyDef();
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
+	cnBodyId id = cnCreateBody( world, &bd );
 	cnShapeDef sd = cnDefaultShapeDef();
 	sd.radius = r;
 	sd.position = cnV3( d * c, d * s, 0.0 );
@@ -173,7 +173,7 @@ static void compoundMass( void )
 	CHECK_NEAR( fabs( cnDot( axis, cnV3( c, s, 0 ) ) ), 1.0, 1e-9 );
 
 	// a box and a sphere of different mass: centre at the mass-weighted mean
-	cnBodyId id2 = cnWorld_CreateBody( world, &bd );
+	cnBodyId id2 = cnCreateBody( world, &bd );
 	cnShapeDef box = cnDefaultShapeDef();
 	box.type = cnShape_box;
 	box.halfExtents = cnV3( 0.5, 0.5, 0.5 );
@@ -189,7 +189,7 @@ static void compoundMass( void )
 	moments = cnBody_GetPrincipalInertia( world, id, NULL );
 	CHECK_NEAR( moments.x, 2 * iSphere * 3.0 / ( 2 * m ), 1e-12 );
 	CHECK( cnBody_SetMass( world, id, -1.0 ) == false );
-	CHECK( strstr( cnWorld_GetError( world ), "mass" ) != NULL );
+	CHECK( strstr( cnGetError(), "mass" ) != NULL );
 	cnDestroyWorld( world );
 }
 
@@ -204,7 +204,7 @@ static void userForceWindow( void )
 	fd.vector = cnV3( 2.0, 0, 0 );
 	fd.t0 = 0.5;
 	fd.t1 = 1.0;
-	CHECK( cnWorld_CreateForce( world, &fd ) == 0 );
+	CHECK( cnCreateForce( world, &fd ).index == 0 );
 	const double dt = 0.01;
 	for ( int i = 0; i < 150; ++i )
 	{
@@ -219,7 +219,7 @@ static void userForceWindow( void )
 	// a force at an offset point also gives the torque r x F
 	cnWorld* w2 = makeWorld( cnVec3_zero, 1 );
 	cnBodyDef bd = cnDefaultBodyDef();
-	cnBodyId b = cnWorld_CreateBody( w2, &bd );
+	cnBodyId b = cnCreateBody( w2, &bd );
 	CHECK( cnBody_SetMassData( w2, b, 2.0, cnVec3_zero, cnDiagonal( 1, 1, 1 ) ) );
 	CHECK( cnBody_ApplyForce( w2, b, cnV3( 0, 1, 0 ), cnV3( 1, 0, 0 ) ) );
 	cnWorld_Step( w2, 0.1 );
@@ -236,13 +236,13 @@ static void userForceWindow( void )
 	cnBodyDef sbd = cnDefaultBodyDef();
 	sbd.type = cnBody_static;
 	sbd.position = cnV3( 3, 4, 0 );
-	cnBodyId t3 = cnWorld_CreateBody( w3, &sbd );
+	cnBodyId t3 = cnCreateBody( w3, &sbd );
 	cnForceDef tf = cnDefaultForceDef();
 	tf.body = a3;
 	tf.frame = cnForce_target;
 	tf.target = t3;
 	tf.vector = cnV3( 5, 0, 0 );
-	CHECK( cnWorld_CreateForce( w3, &tf ) == 0 );
+	CHECK( cnCreateForce( w3, &tf ).index == 0 );
 	cnWorld_Step( w3, 0.01 );
 	cnVec3 v3 = cnBody_GetLinearVelocity( w3, a3 );
 	CHECK_NEAR( v3.x / cnLength( v3 ), 0.6, 1e-12 );
@@ -258,7 +258,7 @@ static void terminalVelocity( void )
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.dragCoefficient = 0.5;
 	bd.position = cnV3( 0, 0, 1000 );
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
+	cnBodyId id = cnCreateBody( world, &bd );
 	CHECK( cnBody_SetMassData( world, id, 2.0, cnVec3_zero, cnDiagonal( 1, 1, 1 ) ) );
 	for ( int i = 0; i < 2000; ++i )
 	{
@@ -274,7 +274,7 @@ static void terminalVelocity( void )
 	bd = cnDefaultBodyDef();
 	bd.linearDamping = 0.5;
 	bd.linearVelocity = cnV3( 1, 0, 0 );
-	cnBodyId d = cnWorld_CreateBody( w2, &bd );
+	cnBodyId d = cnCreateBody( w2, &bd );
 	for ( int i = 0; i < 100; ++i )
 	{
 		cnWorld_Step( w2, 0.01 );
@@ -291,7 +291,7 @@ static void gravityScale( void )
 	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), 4 );
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.gravityScale = 0.0;
-	cnBodyId floating = cnWorld_CreateBody( world, &bd );
+	cnBodyId floating = cnCreateBody( world, &bd );
 	cnBodyId falling = addSphere( world, cnV3( 5, 0, 0 ), 0.5 );
 	for ( int i = 0; i < 10; ++i )
 	{
@@ -308,32 +308,31 @@ static void apiValidation( void )
 	cnWorld* world = makeWorld( cnVec3_zero, 4 );
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.position.x = NAN;
-	CHECK( cnWorld_CreateBody( world, &bd ).index == -1 );
-	CHECK( strstr( cnWorld_GetError( world ), "finite" ) != NULL );
+	CHECK( cnCreateBody( world, &bd ).index == -1 );
+	CHECK( strstr( cnGetError(), "finite" ) != NULL );
 	bd = cnDefaultBodyDef();
 	bd.orientation = ( cnQuat ){ 1, 1, 0, 0 };
-	CHECK( cnWorld_CreateBody( world, &bd ).index == -1 );
-	CHECK( strstr( cnWorld_GetError( world ), "unit quaternion" ) != NULL );
+	CHECK( cnCreateBody( world, &bd ).index == -1 );
+	CHECK( strstr( cnGetError(), "unit quaternion" ) != NULL );
 	bd = cnDefaultBodyDef();
-	cnBodyId id = cnWorld_CreateBody( world, &bd );
+	cnBodyId id = cnCreateBody( world, &bd );
 	cnShapeDef sd = cnDefaultShapeDef();
 	sd.radius = 0.0;
 	CHECK( cnCreateShape( world, id, &sd ).index == -1 );
 	sd = cnDefaultShapeDef();
 	sd.type = cnShape_plane;
 	CHECK( cnCreateShape( world, id, &sd ).index == -1 );
-	CHECK( strstr( cnWorld_GetError( world ), "static" ) != NULL );
-	CHECK( cnBody_Destroy( world, id ) );
+	CHECK( strstr( cnGetError(), "static" ) != NULL );
+	CHECK( cnDestroyBody( world, id ) );
 	// stale id
 	CHECK( cnBody_SetLinearVelocity( world, id, cnV3( 1, 0, 0 ) ) == false );
-	CHECK( strstr( cnWorld_GetError( world ), "stale" ) != NULL );
+	CHECK( strstr( cnGetError(), "stale" ) != NULL );
 	CHECK( cnWorld_Step( world, -1.0 ) == false );
 	CHECK( cnWorld_Step( world, NAN ) == false );
 	cnWorldDef wd = cnDefaultWorldDef();
-	wd.subSteps = 0;
-	char error[128] = "";
-	CHECK( cnCreateWorld( &wd, error, sizeof( error ) ) == NULL );
-	CHECK( strstr( error, "subSteps" ) != NULL );
+	wd.settings.impulse.subSteps = 0;
+	CHECK( cnCreateWorld( &wd ) == NULL );
+	CHECK( strstr( cnGetError(), "subSteps" ) != NULL );
 	cnDestroyWorld( world );
 }
 

@@ -60,12 +60,11 @@ static cnFosssimScene* openScene( const char* name )
 		printf( "  skipped: %s is absent\n", path );
 		return NULL;
 	}
-	char error[512];
-	cnFosssimScene* f = cnLoadFosssim( path, error, (int)sizeof( error ) );
+	cnFosssimScene* f = cnLoadFosssim( path );
 	CHECK( f != NULL );
 	if ( f == NULL )
 	{
-		fprintf( stderr, "  %s\n", error );
+		fprintf( stderr, "  %s\n", cnGetError() );
 		return NULL;
 	}
 	s_nonFinite = 0;
@@ -87,7 +86,7 @@ static bool advance( cnFosssimScene* f )
 	bool stepped = forces && cnWorld_Step( f->scene->world, f->scene->timeStep );
 	if ( stepped == false )
 	{
-		fprintf( stderr, "  %s: step failed: %s\n", s_scene, cnWorld_GetError( f->scene->world ) );
+		fprintf( stderr, "  %s: step failed: %s\n", s_scene, cnGetError() );
 		CHECK( false );
 		return false;
 	}

@@ -10,7 +10,7 @@
 #include "cairn/scene.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include "penalty.h"
+#include "methods/penalty.h"
 #include "test.h"
 #include "test_bodies.h"
 
@@ -23,10 +23,10 @@ static double incline( cnMethod method, double thetaDeg, double seconds, double*
 	double theta = thetaDeg * CN_PI / 180.0;
 	cnWorldDef def = cnDefaultWorldDef();
 	def.method = method;
-	def.lcpSolver = cnLcp_dantzig;
+	def.settings.velocity.lcpSolver = cnLcp_dantzig;
 	def.enableSleep = false;
 	def.gravity = cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) );
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
 	tbPlane( world, cnV3( 0, 0, 1 ), m );
 	cnBodyId box = tbBox( world, cnBody_dynamic, cnV3( 0, 0, 0.25 ), cnQuat_identity, cnVec3_zero, cnV3( 0.5, 0.5, 0.25 ), m );
@@ -38,7 +38,7 @@ static double incline( cnMethod method, double thetaDeg, double seconds, double*
 		ok = cnWorld_Step( world, dt );
 		if ( ok == false )
 		{
-			printf( "  step failed: %s\n", cnWorld_GetError( world ) );
+			printf( "  step failed: %s\n", cnGetError() );
 		}
 	}
 	CHECK( ok );
@@ -100,10 +100,10 @@ static void slidingStop( void )
 	{
 		cnWorldDef def = cnDefaultWorldDef();
 		def.method = methods[k];
-		def.lcpSolver = cnLcp_dantzig;
+		def.settings.velocity.lcpSolver = cnLcp_dantzig;
 		def.enableSleep = false;
 		def.gravity = cnV3( 0, 0, -10.0 );
-		cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+		cnWorld* world = cnCreateWorld( &def );
 		cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
 		tbPlane( world, cnV3( 0, 0, 1 ), m );
 		cnBodyId box =
@@ -149,16 +149,14 @@ static void dominoesWithBoxedLcp( void )
 {
 	// the scene with its method replaced, as cairn run --method does (its lcp_solver is dantzig,
 	// the default)
-	char error[512];
-	cnScene* scene = cnLoadSceneWithMethod( CAIRN_SOURCE_DIR "/scenes/dominoes.json", cnMethod_lcp, error,
-											(int)sizeof( error ) );
+	cnScene* scene = cnLoadSceneWithMethod( CAIRN_SOURCE_DIR "/scenes/dominoes.json", cnMethod_lcp );
 	CHECK( scene != NULL );
 	if ( scene == NULL )
 	{
-		printf( "  %s\n", error );
+		printf( "  %s\n", cnGetError() );
 		return;
 	}
-	CHECK( cnWorld_GetDef( scene->world ).lcpSolver == cnLcp_dantzig );
+	CHECK( cnWorld_GetDef( scene->world ).settings.velocity.lcpSolver == cnLcp_dantzig );
 	cnWorld* world = scene->world;
 	const double h = scene->timeStep;
 	int steps = (int)ceil( 1.35 / h );
@@ -169,7 +167,7 @@ static void dominoesWithBoxedLcp( void )
 		ok = cnWorld_Step( world, h );
 		if ( ok == false )
 		{
-			printf( "  step failed: %s\n", cnWorld_GetError( world ) );
+			printf( "  step failed: %s\n", cnGetError() );
 		}
 		deepest = fmax( deepest, cnWorld_GetMaxPenetration( world ) );
 	}

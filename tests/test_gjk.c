@@ -6,8 +6,8 @@
 // distances between flat or point-like features are checked to 1e-9 (rounding is far below).
 // EPA is exact on flat faces (same 1e-9) and stops within 1e-8 of the pair size on curved ones,
 // or when its vertex budget is spent: curved depths are checked to 1e-6.
-#include "collision.h"
-#include "gjk.h"
+#include "collision/collision.h"
+#include "collision/gjk.h"
 #include "test.h"
 
 #include <stdint.h>

@@ -45,10 +45,10 @@ static cnWorld* makeWorld( const Config* config )
 	cnWorldDef def = cnDefaultWorldDef();
 	def.gravity = cnV3( 0, 0, 0 );
 	def.method = config->method;
-	def.lcpSolver = config->solver;
+	def.settings.velocity.lcpSolver = config->solver;
 	def.restitutionThreshold = 0.0;
 	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	CHECK( world != NULL );
 	return world;
 }
@@ -92,7 +92,7 @@ static void runLine( const Config* config, int count, const double* u, double* o
 	CHECK( ok );
 	if ( !ok )
 	{
-		printf( "  %s: %s\n", config->label, cnWorld_GetError( world ) );
+		printf( "  %s: %s\n", config->label, cnGetError() );
 	}
 	for ( int i = 0; i < count; ++i )
 	{

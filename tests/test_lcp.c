@@ -5,7 +5,7 @@
 // boxed solver's Dantzig path on its own: closed-form boxes, a block on an incline, coupled friction,
 // singular positive semidefinite problems, agreement with the Lemke reduction, stacks of boxes (with
 // the share of problems left to the fallback), and a speed report against the Lemke reduction.
-#include "lcp.h"
+#include "solvers/lcp.h"
 #include "test.h"
 
 #include <stdbool.h>

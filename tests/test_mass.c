@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Mass properties, bounding boxes and support mappings of the primitive shapes against closed
 // forms (and, for the capsule, an independent slice-by-slice integration).
-#include "collision.h"
+#include "collision/collision.h"
 #include "test.h"
 
 static cnGeometry makeGeom( cnShapeType type )

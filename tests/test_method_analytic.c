@@ -5,7 +5,7 @@
 // a bouncing ball reaches e^(2n) h0; a box falling flat starts to spin (the documented artefact of
 // sequential impulses); resting contact is left to the penalty springs.
 #include "cairn/cairn.h"
-#include "penalty.h"
+#include "methods/penalty.h"
 #include "test.h"
 #include "test_bodies.h"
 
@@ -18,7 +18,7 @@ static cnWorld* makeWorld( cnVec3 gravity )
 	def.method = cnMethod_analyticImpulse;
 	def.gravity = gravity;
 	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	CHECK( world != NULL );
 	return world;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Dormand-Prince integrator (src/rk45.c) against closed-form solutions, and the penalty
+// The Dormand-Prince integrator (src/solvers/rk.c) against closed-form solutions, and the penalty
 // method against closed forms (shared/VALIDATION.md): frames land exactly on multiples of the
 // step, rebound heights follow the restitution, static sinking follows the default stiffness, the
 // block on the incline sticks (up to the creep the regularisation allows) and slides with
@@ -9,8 +9,8 @@
 // scenes/can_toss.json runs to its end with the cans knocked down.
 #include "cairn/cairn.h"
 #include "cairn/scene.h"
-#include "penalty.h"
-#include "rk45.h"
+#include "methods/penalty.h"
+#include "solvers/rk.h"
 #include "test.h"
 #include "test_bodies.h"
 
@@ -19,7 +19,7 @@
 #include <string.h>
 
 // ---------------------------------------------------------------------------------------------
-// rk45
+// Dormand-Prince integrator (solvers/rk.h)
 
 static void expGrowth( double t, const double* y, double* dydt, void* context )
 {
@@ -34,11 +34,11 @@ static void rkExponential( void )
 {
 	const double tol = 1e-8;
 	double memory[15];
-	cnRk45 rk;
-	cnRk45_Init( &rk, 1, memory, expGrowth, NULL, tol );
+	cnRk rk;
+	cnRk_Init( &rk, 1, memory, expGrowth, NULL, tol );
 	double y0 = 1.0;
-	cnRk45_Reset( &rk, 0.0, &y0, 0.1 );
-	CHECK( cnRk45_Integrate( &rk, 1.0, 1.0 ) );
+	cnRk_Reset( &rk, 0.0, &y0, 0.1 );
+	CHECK( cnRk_Integrate( &rk, 1.0, 1.0 ) );
 	CHECK( rk.t == 1.0 );
 	CHECK_NEAR( rk.y[0], exp( 1.0 ), 100.0 * tol * exp( 1.0 ) );
 	CHECK( rk.acceptedCount > 3 );
@@ -60,11 +60,11 @@ static void rkOscillator( void )
 	const double tol = 1e-9;
 	double omega = 2.0 * CN_PI;
 	double memory[30];
-	cnRk45 rk;
-	cnRk45_Init( &rk, 2, memory, oscillator, &omega, tol );
+	cnRk rk;
+	cnRk_Init( &rk, 2, memory, oscillator, &omega, tol );
 	double y0[2] = { 1.0, 0.0 };
-	cnRk45_Reset( &rk, 0.0, y0, 0.01 );
-	CHECK( cnRk45_Integrate( &rk, 10.0, 1.0 ) );
+	cnRk_Reset( &rk, 0.0, y0, 0.01 );
+	CHECK( cnRk_Integrate( &rk, 10.0, 1.0 ) );
 	double x = rk.y[0], v = rk.y[1];
 	double bound = 2.0 * rk.acceptedCount * tol;
 	double energy = 0.5 * v * v + 0.5 * omega * omega * x * x;
@@ -88,11 +88,11 @@ static void freeFallOde( double t, const double* y, double* dydt, void* context 
 static void rkFreeFall( void )
 {
 	double memory[30];
-	cnRk45 rk;
-	cnRk45_Init( &rk, 2, memory, freeFallOde, NULL, 1e-10 );
+	cnRk rk;
+	cnRk_Init( &rk, 2, memory, freeFallOde, NULL, 1e-10 );
 	double y0[2] = { 100.0, 3.0 };
-	cnRk45_Reset( &rk, 0.0, y0, 0.01 );
-	CHECK( cnRk45_Integrate( &rk, 4.0, 10.0 ) );
+	cnRk_Reset( &rk, 0.0, y0, 0.01 );
+	CHECK( cnRk_Integrate( &rk, 4.0, 10.0 ) );
 	CHECK_NEAR( rk.y[0], 100.0 + 3.0 * 4.0 - 0.5 * 9.81 * 16.0, 1e-11 );
 	CHECK_NEAR( rk.y[1], 3.0 - 9.81 * 4.0, 1e-12 );
 	CHECK( rk.rejectedCount == 0 );
@@ -106,27 +106,27 @@ static void rkDenseOutput( void )
 	const double tol = 1e-9;
 	double omega = 2.0 * CN_PI;
 	double memory[30];
-	cnRk45 rk;
-	cnRk45_Init( &rk, 2, memory, oscillator, &omega, tol );
+	cnRk rk;
+	cnRk_Init( &rk, 2, memory, oscillator, &omega, tol );
 	double y0[2] = { 1.0, 0.0 };
-	cnRk45_Reset( &rk, 0.0, y0, 0.01 );
+	cnRk_Reset( &rk, 0.0, y0, 0.01 );
 	double worst = 0.0;
 	int samples = 0;
 	while ( rk.t < 3.0 )
 	{
-		CHECK( cnRk45_Step( &rk, 3.0, 1.0 ) == cnRk45_accepted );
+		CHECK( cnRk_Step( &rk, 3.0, 1.0 ) == cnRk_accepted );
 		for ( int j = 1; j < 4; ++j )
 		{
 			double t = rk.tOld + 0.25 * j * rk.hLast;
 			double out[2];
-			cnRk45_Interpolate( &rk, t, out );
+			cnRk_Interpolate( &rk, t, out );
 			worst = fmax( worst, fabs( out[0] - cos( omega * t ) ) );
 			worst = fmax( worst, fabs( out[1] + omega * sin( omega * t ) ) / omega );
 			samples += 1;
 		}
 		// the ends of the interval are the step's own values
 		double end[2];
-		cnRk45_Interpolate( &rk, rk.t, end );
+		cnRk_Interpolate( &rk, rk.t, end );
 		CHECK_NEAR( end[0], rk.y[0], 1e-14 );
 		CHECK_NEAR( end[1], rk.y[1], 1e-13 );
 	}
@@ -134,15 +134,15 @@ static void rkDenseOutput( void )
 	CHECK( worst < ( rk.acceptedCount + 1 ) * tol );
 
 	// a long step (tolerance 1e-3, a handful of steps a period) still interpolates to its tolerance
-	cnRk45_Init( &rk, 2, memory, oscillator, &omega, 1e-3 );
-	cnRk45_Reset( &rk, 0.0, y0, 0.01 );
+	cnRk_Init( &rk, 2, memory, oscillator, &omega, 1e-3 );
+	cnRk_Reset( &rk, 0.0, y0, 0.01 );
 	worst = 0.0;
 	while ( rk.t < 1.0 )
 	{
-		CHECK( cnRk45_Step( &rk, 1.0, 1.0 ) == cnRk45_accepted );
+		CHECK( cnRk_Step( &rk, 1.0, 1.0 ) == cnRk_accepted );
 		double t = rk.tOld + 0.5 * rk.hLast;
 		double out[2];
-		cnRk45_Interpolate( &rk, t, out );
+		cnRk_Interpolate( &rk, t, out );
 		worst = fmax( worst, fabs( out[0] - cos( omega * t ) ) );
 	}
 	CHECK( rk.acceptedCount < 40 );
@@ -162,11 +162,11 @@ static void rkStiffStart( void )
 {
 	const double tol = 1e-7, L = 1000.0;
 	double memory[15];
-	cnRk45 rk;
-	cnRk45_Init( &rk, 1, memory, stiffRelax, NULL, tol );
+	cnRk rk;
+	cnRk_Init( &rk, 1, memory, stiffRelax, NULL, tol );
 	double y0 = 0.0;
-	cnRk45_Reset( &rk, 0.0, &y0, 1.0 );
-	CHECK( cnRk45_Integrate( &rk, 1.0, 1.0 ) );
+	cnRk_Reset( &rk, 0.0, &y0, 1.0 );
+	CHECK( cnRk_Integrate( &rk, 1.0, 1.0 ) );
 	CHECK( rk.rejectedCount > 0 );
 	double exact = L * ( L * cos( 1.0 ) + sin( 1.0 ) ) / ( L * L + 1.0 ) - L * L / ( L * L + 1.0 ) * exp( -L );
 	CHECK_NEAR( rk.y[0], exact, 1e-6 );
@@ -181,7 +181,7 @@ static cnWorld* makeWorld( cnMethod method, cnVec3 gravity )
 	def.method = method;
 	def.gravity = gravity;
 	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	CHECK( world != NULL );
 	return world;
 }
@@ -383,7 +383,7 @@ static void stiffPileStaysFinite( void )
 		cnMaterialDef md = cnDefaultMaterialDef();
 		md.restitution = 0.3;
 		md.stiffness = variant == 0 ? 0.0 : 1e9;
-		cnMaterialId m = cnWorld_CreateMaterial( world, &md );
+		cnMaterialId m = cnCreateMaterial( world, &md );
 		addGroundPlane( world, cnV3( 0, 0, 1 ), m );
 		cnQuat tilt = cnQuatFromAxisAngle( cnNormalize( cnV3( 1, 1, 0 ) ), 0.3 );
 		addBox( world, cnV3( 0, 0, 0.3 ), cnQuat_identity, cnV3( 0.3, 0.3, 0.2 ), m );
@@ -394,7 +394,7 @@ static void stiffPileStaysFinite( void )
 		bd.position = cnV3( 0.0, 0.3, 2.0 );
 		bd.orientation = tilt;
 		bd.angularVelocity = cnV3( 1, 2, 0 );
-		cnBodyId capsule = cnWorld_CreateBody( world, &bd );
+		cnBodyId capsule = cnCreateBody( world, &bd );
 		cnShapeDef sd = cnDefaultShapeDef();
 		sd.type = cnShape_capsule;
 		sd.radius = 0.08;
@@ -435,13 +435,13 @@ static void planarSlide( void )
 	def.gravity = cnV3( 0, -10, 0 );
 	def.planar = true;
 	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	cnMaterialId m = addMaterial( world, 0.4, 0.0 );
 	addGroundPlane( world, cnV3( 0, 1, 0 ), m );
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.position = cnV3( 0, 0.2, 0 );
 	bd.linearVelocity = cnV3( 2.0, 0, 0 );
-	cnBodyId box = cnWorld_CreateBody( world, &bd );
+	cnBodyId box = cnCreateBody( world, &bd );
 	cnShapeDef sd = cnDefaultShapeDef();
 	sd.type = cnShape_box;
 	sd.halfExtents = cnV3( 0.4, 0.2, 0.3 );
@@ -569,7 +569,7 @@ static cnScene* loadSceneWithMethod( const char* name, cnMethod method )
 {
 	char path[1024], error[1024];
 	snprintf( path, sizeof( path ), "%s/scenes/%s", CAIRN_SOURCE_DIR, name );
-	cnScene* scene = cnLoadSceneWithMethod( path, method, error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadSceneWithMethod( path, method );
 	if ( scene == NULL )
 	{
 		fprintf( stderr, "%s\n", error );
@@ -613,7 +613,7 @@ static void canTossKnocksCansDown( void )
 	}
 	if ( ok == false )
 	{
-		fprintf( stderr, "%s\n", cnWorld_GetError( world ) );
+		fprintf( stderr, "%s\n", cnGetError() );
 	}
 	CHECK( ok );
 	CHECK( lowest > 0.033 - 1e-3 );

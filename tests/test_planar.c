@@ -34,12 +34,11 @@ static const char* s_stack =
 
 static void test_planar_boxes_stay_in_plane( void )
 {
-	char error[512];
-	cnScene* scene = cnLoadSceneFromString( s_stack, "planar stack", error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadSceneFromString( s_stack, "planar stack" );
 	CHECK( scene != NULL );
 	if ( scene == NULL )
 	{
-		fprintf( stderr, "  %s\n", error );
+		fprintf( stderr, "  %s\n", cnGetError() );
 		return;
 	}
 	cnWorld* world = scene->world;
@@ -133,11 +132,10 @@ static cnFosssimScene* loadBlock( const char* response )
 	size_t n = strlen( text );
 	bool ok = write( fd, text, n ) == (ssize_t)n;
 	close( fd );
-	char error[512];
-	cnFosssimScene* f = ok ? cnLoadFosssim( path, error, (int)sizeof( error ) ) : NULL;
+	cnFosssimScene* f = ok ? cnLoadFosssim( path ) : NULL;
 	if ( f == NULL && ok )
 	{
-		fprintf( stderr, "  %s\n", error );
+		fprintf( stderr, "  %s\n", cnGetError() );
 	}
 	remove( path );
 	return f;
@@ -164,7 +162,7 @@ static void test_block_on_table_edge( void )
 
 		if ( cnWorld_Step( world, f->scene->timeStep ) == false )
 		{
-			const char* e = cnWorld_GetError( world );
+			const char* e = cnGetError();
 			if ( strstr( e, "not implemented" ) != NULL )
 			{
 				printf( "  skipped %s: %s\n", methods[k], e );

@@ -23,9 +23,9 @@ static cnWorld* sunkSphere( cnMethod method, bool correction, double depth, cnBo
 {
 	cnWorldDef def = cnDefaultWorldDef();
 	def.method = method;
-	def.positionCorrection = correction;
+	def.settings.velocity.positionCorrection = correction;
 	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &def );
 	CHECK( world != NULL );
 	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
 	tbPlane( world, cnV3( 0, 0, 1 ), m );
@@ -90,9 +90,9 @@ static void gapClosesInOneStep( void )
 		{
 			cnWorldDef def = cnDefaultWorldDef();
 			def.method = gapMethods[k];
-			def.speculativeContacts = speculative != 0;
+			def.settings.velocity.speculativeContacts = speculative != 0;
 			def.enableSleep = false;
-			cnWorld* world = cnCreateWorld( &def, NULL, 0 );
+			cnWorld* world = cnCreateWorld( &def );
 			cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
 			tbPlane( world, cnV3( 0, 0, 1 ), m );
 			cnBodyId box = tbBox( world, cnBody_dynamic, cnV3( 0, 0, 0.5 + d ), cnQuat_identity, cnV3( 0, 0, -1.0 ),

@@ -2,7 +2,7 @@
 // Goldfarb-Idnani against hand-derived optima: the textbook example, FOSSSim's velocity-projection
 // oracles (t3m2/velocityprojection test01 and test05), duplicated and dependent constraints,
 // infeasible sets, and random problems checked for the KKT conditions.
-#include "qp.h"
+#include "solvers/qp.h"
 #include "test.h"
 
 #include <stdbool.h>

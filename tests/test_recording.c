@@ -11,8 +11,8 @@
 #include <string.h>
 
 // files are written into the test's working directory (the build's tests/ folder); the thousands of
-// truncated and corrupted variants are loaded from memory (cnRecording_LoadMemory), which parses
-// exactly as cnRecording_Load does after reading the file
+// truncated and corrupted variants are loaded from memory (cnLoadRecordingFromMemory), which parses
+// exactly as cnLoadRecording does after reading the file
 #define REC_PATH "test_recording_out.cnrec"
 #define REC_TEMP REC_PATH ".tmp"
 #define BAD_PATH "test_recording_bad.cnrec"
@@ -25,6 +25,16 @@ enum
 };
 
 static const char* s_names[bodyCount] = { "ground", "crate, with \"ball\"", "paddle", "roller" };
+
+// A file recorder of every body of the world.
+static cnRecorder* makeRecorder( const char* path, const cnWorld* world, const char* sceneName, double fps )
+{
+	cnRecorderDef def = cnDefaultRecorderDef();
+	def.path = path;
+	def.sceneName = sceneName;
+	def.fps = fps;
+	return cnCreateRecorder( world, &def );
+}
 
 static bool fileExists( const char* path )
 {
@@ -101,35 +111,35 @@ static cnWorld* buildWorld( void )
 {
 	cnWorldDef wd = cnDefaultWorldDef();
 	wd.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &wd, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &wd );
 
 	cnMaterialDef md = cnDefaultMaterialDef();
 	md.name = "red";
 	md.color[0] = 0.75f;
 	md.color[1] = 0.125f;
 	md.color[2] = 0.0f;
-	cnMaterialId red = cnWorld_CreateMaterial( world, &md );
+	cnMaterialId red = cnCreateMaterial( world, &md );
 	md.name = "blue";
 	md.color[0] = 0.0f;
 	md.color[1] = 0.25f;
 	md.color[2] = 1.0f;
-	cnMaterialId blue = cnWorld_CreateMaterial( world, &md );
+	cnMaterialId blue = cnCreateMaterial( world, &md );
 	// the library does not restrict colours; the recording clamps them to [0, 1]
 	md.name = "glow";
 	md.color[0] = 2.0f;
 	md.color[1] = -1.0f;
 	md.color[2] = 0.5f;
-	cnMaterialId glow = cnWorld_CreateMaterial( world, &md );
+	cnMaterialId glow = cnCreateMaterial( world, &md );
 	cnMaterialDef defaultMaterial = cnDefaultMaterialDef();
 	defaultMaterial.color[0] = 0.5f;
 	defaultMaterial.color[1] = 0.5f;
 	defaultMaterial.color[2] = 0.5f;
-	cnWorld_SetMaterial( world, 0, &defaultMaterial );
+	cnMaterial_SetDef( world, 0, &defaultMaterial );
 
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.name = s_names[0];
 	bd.type = cnBody_static;
-	cnBodyId ground = cnWorld_CreateBody( world, &bd );
+	cnBodyId ground = cnCreateBody( world, &bd );
 	cnShapeDef plane = cnDefaultShapeDef();
 	plane.type = cnShape_plane;
 	plane.normal = cnV3( 0, 0, 1 );
@@ -141,7 +151,7 @@ static cnWorld* buildWorld( void )
 	bd.position = cnV3( 0.5, -1, 2 );
 	bd.orientation = cnQuatFromAxisAngle( cnNormalize( cnV3( 1, 2, 3 ) ), 0.7 );
 	bd.angularVelocity = cnV3( 1, -2, 0.5 );
-	cnBodyId crate = cnWorld_CreateBody( world, &bd );
+	cnBodyId crate = cnCreateBody( world, &bd );
 	cnShapeDef box = cnDefaultShapeDef();
 	box.type = cnShape_box;
 	box.halfExtents = cnV3( 0.5, 0.25, 0.125 );
@@ -163,7 +173,7 @@ static cnWorld* buildWorld( void )
 	bd.position = cnV3( 3, 0, 1 );
 	bd.linearVelocity = cnV3( 0, 1, 0 );
 	bd.angularVelocity = cnV3( 0, 0, 2 );
-	cnBodyId paddle = cnWorld_CreateBody( world, &bd );
+	cnBodyId paddle = cnCreateBody( world, &bd );
 	cnShapeDef capsule = cnDefaultShapeDef();
 	capsule.type = cnShape_capsule;
 	capsule.radius = 0.2;
@@ -175,7 +185,7 @@ static cnWorld* buildWorld( void )
 	bd.name = s_names[3];
 	bd.position = cnV3( -3, 0, 4 );
 	bd.linearVelocity = cnV3( 1, 0, 0 );
-	cnBodyId roller = cnWorld_CreateBody( world, &bd );
+	cnBodyId roller = cnCreateBody( world, &bd );
 	cnShapeDef cylinder = cnDefaultShapeDef();
 	cylinder.type = cnShape_cylinder;
 	cylinder.radius = 0.3;
@@ -198,13 +208,16 @@ static bool sameTransform( cnTransform a, cnTransform b )
 static bool recordWorld( cnTransform expected[frameCount][bodyCount], double times[frameCount] )
 {
 	cnWorld* world = buildWorld();
-	char error[256] = "";
 	remove( REC_PATH );
-	cnRecorder* recorder = cnRecorder_Create( REC_PATH, world, "round trip", 30.0, error, (int)sizeof( error ) );
+	cnRecorderDef def = cnDefaultRecorderDef();
+	def.path = REC_PATH;
+	def.sceneName = "round trip";
+	def.fps = 30.0;
+	cnRecorder* recorder = cnCreateRecorder( world, &def );
 	CHECK( recorder != NULL );
 	if ( recorder == NULL )
 	{
-		printf( "error: %s\n", error );
+		printf( "error: %s\n", cnGetError() );
 		cnDestroyWorld( world );
 		return false;
 	}
@@ -225,8 +238,9 @@ static bool recordWorld( cnTransform expected[frameCount][bodyCount], double tim
 		CHECK( cnRecorder_AddFrame( recorder, world ) );
 		CHECK( cnRecorder_GetFrameCount( recorder ) == f + 1 );
 	}
-	CHECK( strcmp( cnRecorder_GetError( recorder ), "" ) == 0 );
-	CHECK( cnRecorder_Finish( recorder, error, (int)sizeof( error ) ) );
+	CHECK( cnGetErrorCode() == cnError_none );
+	CHECK( cnRecorder_Finish( recorder ) );
+	cnDestroyRecorder( recorder );
 	CHECK( fileExists( REC_PATH ) );
 	CHECK( fileExists( REC_TEMP ) == false );
 	cnDestroyWorld( world );
@@ -244,14 +258,12 @@ static void roundTrip( void )
 	// the bodies moved, so the frames are not all the same
 	CHECK( sameTransform( expected[0][1], expected[frameCount - 1][1] ) == false );
 	CHECK( sameTransform( expected[0][2], expected[frameCount - 1][2] ) == false );
-
-	char error[256] = "";
 	CHECK( cnIsRecordingFile( REC_PATH ) );
-	cnRecording* rec = cnRecording_Load( REC_PATH, error, (int)sizeof( error ) );
+	cnRecording* rec = cnLoadRecording( REC_PATH );
 	CHECK( rec != NULL );
 	if ( rec == NULL )
 	{
-		printf( "error: %s\n", error );
+		printf( "error: %s\n", cnGetError() );
 		return;
 	}
 	// no polygon: the writer keeps the version-1 layout, which older readers still read
@@ -328,7 +340,7 @@ static void roundTrip( void )
 	CHECK( cnRecording_GetShapeCount( rec, bodyCount ) == 0 );
 	CHECK( sameTransform( cnRecording_GetBodyTransform( rec, -1, 0 ), cnTransform_identity ) );
 	CHECK( cnRecording_GetShape( rec, 1, 2 ).radius == 0.0 );
-	cnRecording_Free( rec );
+	cnDestroyRecording( rec );
 }
 
 // The bytes follow docs/recording-format.md: fixed fields at their offsets and the file size
@@ -387,16 +399,15 @@ static void byteLayout( void )
 static void expectError( const uint8_t* data, size_t size, const char* want )
 {
 	writeAll( BAD_PATH, data, size );
-	char error[512] = "";
-	cnRecording* rec = cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) );
+	cnRecording* rec = cnLoadRecording( BAD_PATH );
 	CHECK( rec == NULL );
-	CHECK( strstr( error, want ) != NULL );
-	CHECK( strstr( error, BAD_PATH ) != NULL );
-	if ( rec != NULL || strstr( error, want ) == NULL )
+	CHECK( strstr( cnGetError(), want ) != NULL );
+	CHECK( strstr( cnGetError(), BAD_PATH ) != NULL );
+	if ( rec != NULL || strstr( cnGetError(), want ) == NULL )
 	{
-		printf( "  wanted '%s', got '%s'\n", want, error );
+		printf( "  wanted '%s', got '%s'\n", want, cnGetError() );
 	}
-	cnRecording_Free( rec );
+	cnDestroyRecording( rec );
 }
 
 // How many of the proper prefixes data[0, n), n < count, load without the error they must give:
@@ -406,17 +417,16 @@ static int prefixMisses( const uint8_t* data, size_t count )
 	int failures = 0;
 	for ( size_t n = 0; n < count; ++n )
 	{
-		char error[512] = "";
-		cnRecording* rec = cnRecording_LoadMemory( data, n, BAD_PATH, error, (int)sizeof( error ) );
+		cnRecording* rec = cnLoadRecordingFromMemory( data, n, BAD_PATH );
 		const char* want = n < 8 ? "not a Cairn recording" : "truncated";
-		if ( rec != NULL || strstr( error, want ) == NULL )
+		if ( rec != NULL || strstr( cnGetError(), want ) == NULL )
 		{
 			if ( failures++ < 5 )
 			{
-				printf( "  prefix of %zu bytes: '%s'\n", n, error );
+				printf( "  prefix of %zu bytes: '%s'\n", n, cnGetError() );
 			}
 		}
-		cnRecording_Free( rec );
+		cnDestroyRecording( rec );
 	}
 	return failures;
 }
@@ -438,9 +448,8 @@ static void truncatedFiles( void )
 	}
 	// the same bytes from memory give the same recording as from the file
 	{
-		char error[512] = "";
-		cnRecording* fromFile = cnRecording_Load( REC_PATH, error, (int)sizeof( error ) );
-		cnRecording* fromMemory = cnRecording_LoadMemory( data, size, "memory", error, (int)sizeof( error ) );
+		cnRecording* fromFile = cnLoadRecording( REC_PATH );
+		cnRecording* fromMemory = cnLoadRecordingFromMemory( data, size, "memory" );
 		CHECK( fromFile != NULL && fromMemory != NULL );
 		if ( fromFile != NULL && fromMemory != NULL )
 		{
@@ -455,20 +464,19 @@ static void truncatedFiles( void )
 				}
 			}
 		}
-		cnRecording_Free( fromFile );
-		cnRecording_Free( fromMemory );
-		CHECK( cnRecording_LoadMemory( NULL, 16, "nothing", error, (int)sizeof( error ) ) == NULL );
-		CHECK( strstr( error, "nothing: no data given" ) != NULL );
+		cnDestroyRecording( fromFile );
+		cnDestroyRecording( fromMemory );
+		CHECK( cnLoadRecordingFromMemory( NULL, 16, "nothing" ) == NULL );
+		CHECK( strstr( cnGetError(), "nothing: no data given" ) != NULL );
 	}
 
 	// every proper prefix of the file is an error: too short for the magic, or truncated
 	CHECK( prefixMisses( data, size ) == 0 );
 
 	// a missing file
-	char error[512] = "";
 	remove( BAD_PATH );
-	CHECK( cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) ) == NULL );
-	CHECK( strstr( error, "cannot open" ) != NULL );
+	CHECK( cnLoadRecording( BAD_PATH ) == NULL );
+	CHECK( strstr( cnGetError(), "cannot open" ) != NULL );
 	CHECK( cnIsRecordingFile( BAD_PATH ) == false );
 	free( data );
 }
@@ -501,10 +509,9 @@ static void corruptFiles( void )
 	RESET();
 	putU32( data + 8, CN_RECORDING_VERSION_POLYGON );
 	writeAll( BAD_PATH, data, size );
-	char versionError[512] = "";
-	cnRecording* relabelled = cnRecording_Load( BAD_PATH, versionError, (int)sizeof( versionError ) );
+	cnRecording* relabelled = cnLoadRecording( BAD_PATH );
 	CHECK( relabelled != NULL && cnRecording_GetVersion( relabelled ) == CN_RECORDING_VERSION_POLYGON );
-	cnRecording_Free( relabelled );
+	cnDestroyRecording( relabelled );
 	RESET();
 	putU32( data + 8, CN_RECORDING_VERSION + 1 );
 	char want[64];
@@ -583,8 +590,7 @@ static void corruptFiles( void )
 	{
 		RESET();
 		data[i] ^= 0xff;
-		char error[512] = "";
-		cnRecording* rec = cnRecording_LoadMemory( data, size, BAD_PATH, error, (int)sizeof( error ) );
+		cnRecording* rec = cnLoadRecordingFromMemory( data, size, BAD_PATH );
 		if ( rec != NULL )
 		{
 			CHECK( cnRecording_GetFrameCount( rec ) == frameCount );
@@ -592,9 +598,9 @@ static void corruptFiles( void )
 		}
 		else
 		{
-			CHECK( error[0] != 0 );
+			CHECK( cnGetError()[0] != 0 && cnGetErrorCode() == cnError_badInput );
 		}
-		cnRecording_Free( rec );
+		cnDestroyRecording( rec );
 	}
 #undef RESET
 	remove( BAD_PATH );
@@ -635,7 +641,7 @@ static cnBodyId polyBody( cnWorld* world, const char* name, cnBodyType type, cnV
 		bd.linearVelocity = velocity;
 		bd.angularVelocity = cnV3( 0, 0, spin );
 	}
-	return cnWorld_CreateBody( world, &bd );
+	return cnCreateBody( world, &bd );
 }
 
 static void polyShape( cnWorld* world, cnBodyId body, const cnVec3* vertices, int count, double radius,
@@ -667,12 +673,12 @@ static cnWorld* buildPolygonWorld( void )
 	wd.planar = true;
 	wd.enableSleep = false;
 	wd.gravity = cnV3( 0, -9.81, 0 );
-	cnWorld* world = cnCreateWorld( &wd, NULL, 0 );
+	cnWorld* world = cnCreateWorld( &wd );
 	cnMaterialDef md = cnDefaultMaterialDef();
 	md.color[0] = 0.25f;
 	md.color[1] = 0.5f;
 	md.color[2] = 0.75f;
-	cnMaterialId tint = cnWorld_CreateMaterial( world, &md );
+	cnMaterialId tint = cnCreateMaterial( world, &md );
 
 	cnBodyId table = polyBody( world, s_polyNames[0], cnBody_static, cnV3( 0, -5, 0 ), cnVec3_zero, 0.0 );
 	polyShape( world, table, s_table, 6, 0.05, cnVec3_zero, cnQuat_identity, tint );
@@ -698,13 +704,16 @@ static cnWorld* buildPolygonWorld( void )
 static bool recordPolygonWorld( cnTransform expected[polyFrameCount][polyBodyCount] )
 {
 	cnWorld* world = buildPolygonWorld();
-	char error[256] = "";
 	remove( POLY_PATH );
-	cnRecorder* recorder = cnRecorder_Create( POLY_PATH, world, POLY_SCENE, 30.0, error, (int)sizeof( error ) );
+	cnRecorderDef def = cnDefaultRecorderDef();
+	def.path = POLY_PATH;
+	def.sceneName = POLY_SCENE;
+	def.fps = 30.0;
+	cnRecorder* recorder = cnCreateRecorder( world, &def );
 	CHECK( recorder != NULL );
 	if ( recorder == NULL )
 	{
-		printf( "error: %s\n", error );
+		printf( "error: %s\n", cnGetError() );
 		cnDestroyWorld( world );
 		return false;
 	}
@@ -720,7 +729,8 @@ static bool recordPolygonWorld( cnTransform expected[polyFrameCount][polyBodyCou
 		}
 		CHECK( cnRecorder_AddFrame( recorder, world ) );
 	}
-	CHECK( cnRecorder_Finish( recorder, error, (int)sizeof( error ) ) );
+	CHECK( cnRecorder_Finish( recorder ) );
+	cnDestroyRecorder( recorder );
 	cnDestroyWorld( world );
 	return true;
 }
@@ -741,13 +751,11 @@ static void polygonRoundTrip( void )
 	CHECK( expected[polyFrameCount - 1][1].p.y < expected[0][1].p.y );
 	CHECK( expected[polyFrameCount - 1][1].q.z != expected[0][1].q.z );
 	CHECK( expected[polyFrameCount - 1][2].q.z != expected[0][2].q.z );
-
-	char error[256] = "";
-	cnRecording* rec = cnRecording_Load( POLY_PATH, error, (int)sizeof( error ) );
+	cnRecording* rec = cnLoadRecording( POLY_PATH );
 	CHECK( rec != NULL );
 	if ( rec == NULL )
 	{
-		printf( "error: %s\n", error );
+		printf( "error: %s\n", cnGetError() );
 		return;
 	}
 	CHECK( cnRecording_GetVersion( rec ) == CN_RECORDING_VERSION_POLYGON );
@@ -824,7 +832,7 @@ static void polygonRoundTrip( void )
 	// the kinematic ring moves at exactly (0, 0.5, 0) m/s
 	CHECK_NEAR( cnRecording_GetBodyTransform( rec, polyFrameCount - 1, 2 ).p.y,
 				0.5 * cnRecording_GetFrameTime( rec, polyFrameCount - 1 ), 1e-12 );
-	cnRecording_Free( rec );
+	cnDestroyRecording( rec );
 }
 
 // Byte offset of the first polygon's vertex count: the table's, right after its shape record.
@@ -899,10 +907,9 @@ static void polygonBadFiles( void )
 	CHECK( prefixMisses( good, checked ) == 0 );
 	// a cut inside the table's vertices names the polygon
 	writeAll( BAD_PATH, good, tableVertexCountOffset() + 4 + 24 * 3 );
-	char error[512] = "";
-	CHECK( cnRecording_Load( BAD_PATH, error, (int)sizeof( error ) ) == NULL );
-	CHECK( strstr( error, "truncated: the file ends inside the polygon's 6 vertices" ) != NULL );
-	CHECK( strstr( error, "body 0, \"table\"" ) != NULL );
+	CHECK( cnLoadRecording( BAD_PATH ) == NULL );
+	CHECK( strstr( cnGetError(), "truncated: the file ends inside the polygon's 6 vertices" ) != NULL );
+	CHECK( strstr( cnGetError(), "body 0, \"table\"" ) != NULL );
 
 	uint8_t* data = malloc( size );
 	size_t count = tableVertexCountOffset();
@@ -959,8 +966,7 @@ static void polygonBadFiles( void )
 	{
 		RESET();
 		data[i] ^= 0xff;
-		error[0] = 0;
-		cnRecording* rec = cnRecording_LoadMemory( data, size, BAD_PATH, error, (int)sizeof( error ) );
+		cnRecording* rec = cnLoadRecordingFromMemory( data, size, BAD_PATH );
 		if ( rec != NULL )
 		{
 			CHECK( cnRecording_GetBodyCount( rec ) == polyBodyCount );
@@ -968,9 +974,9 @@ static void polygonBadFiles( void )
 		}
 		else
 		{
-			CHECK( error[0] != 0 );
+			CHECK( cnGetError()[0] != 0 && cnGetErrorCode() == cnError_badInput );
 		}
-		cnRecording_Free( rec );
+		cnDestroyRecording( rec );
 	}
 #undef RESET
 	remove( BAD_PATH );
@@ -981,47 +987,48 @@ static void polygonBadFiles( void )
 
 static void writerFailures( void )
 {
-	char error[256] = "";
 	cnWorld* world = buildWorld();
 
 	// an unwritable place gives NULL and a message, and nothing on disk
-	CHECK( cnRecorder_Create( "no_such_directory/x.cnrec", world, "x", 30, error, (int)sizeof( error ) ) == NULL );
-	CHECK( strstr( error, "no_such_directory/x.cnrec.tmp" ) != NULL );
-	CHECK( cnRecorder_Create( REC_PATH, world, "x", 0.0, error, (int)sizeof( error ) ) == NULL );
-	CHECK( strstr( error, "fps" ) != NULL );
+	CHECK( makeRecorder( "no_such_directory/x.cnrec", world, "x", 30 ) == NULL );
+	CHECK( strstr( cnGetError(), "no_such_directory/x.cnrec.tmp" ) != NULL );
+	CHECK( makeRecorder( REC_PATH, world, "x", 0.0 ) == NULL );
+	CHECK( strstr( cnGetError(), "fps" ) != NULL );
 
 	// Abort removes the temporary file and never creates the real one
 	remove( REC_PATH );
-	cnRecorder* recorder = cnRecorder_Create( REC_PATH, world, "x", 30, error, (int)sizeof( error ) );
+	cnRecorder* recorder = makeRecorder( REC_PATH, world, "x", 30 );
 	CHECK( recorder != NULL );
 	CHECK( cnRecorder_AddFrame( recorder, world ) );
-	cnRecorder_Abort( recorder );
+	cnDestroyRecorder( recorder );
 	CHECK( fileExists( REC_TEMP ) == false );
 	CHECK( fileExists( REC_PATH ) == false );
 
 	// a destroyed body fails the next frame, and Finish then fails and leaves nothing
-	recorder = cnRecorder_Create( REC_PATH, world, "x", 30, error, (int)sizeof( error ) );
+	recorder = makeRecorder( REC_PATH, world, "x", 30 );
 	CHECK( cnRecorder_AddFrame( recorder, world ) );
-	cnBody_Destroy( world, cnWorld_GetBody( world, 3 ) );
+	cnDestroyBody( world, cnWorld_GetBody( world, 3 ) );
 	CHECK( cnRecorder_AddFrame( recorder, world ) == false );
-	CHECK( strstr( cnRecorder_GetError( recorder ), "destroyed" ) != NULL );
+	CHECK( strstr( cnGetError(), "destroyed" ) != NULL );
 	CHECK( cnRecorder_AddFrame( recorder, world ) == false );
-	CHECK( cnRecorder_Finish( recorder, error, (int)sizeof( error ) ) == false );
-	CHECK( strstr( error, "destroyed" ) != NULL );
+	CHECK( cnRecorder_Finish( recorder ) == false );
+	CHECK( strstr( cnGetError(), "destroyed" ) != NULL );
+	cnDestroyRecorder( recorder );
 	CHECK( fileExists( REC_TEMP ) == false );
 	CHECK( fileExists( REC_PATH ) == false );
 
 	// frames from another world are refused
 	cnWorld* other = buildWorld();
-	recorder = cnRecorder_Create( REC_PATH, other, "x", 30, error, (int)sizeof( error ) );
+	recorder = makeRecorder( REC_PATH, other, "x", 30 );
 	CHECK( cnRecorder_AddFrame( recorder, world ) == false );
-	cnRecorder_Abort( recorder );
-	cnRecorder_Abort( NULL );
+	cnDestroyRecorder( recorder );
+	cnDestroyRecorder( NULL );
 
 	// a recording without frames is valid
-	recorder = cnRecorder_Create( REC_PATH, other, "", 24, error, (int)sizeof( error ) );
-	CHECK( cnRecorder_Finish( recorder, error, (int)sizeof( error ) ) );
-	cnRecording* rec = cnRecording_Load( REC_PATH, error, (int)sizeof( error ) );
+	recorder = makeRecorder( REC_PATH, other, "", 24 );
+	CHECK( cnRecorder_Finish( recorder ) );
+	cnDestroyRecorder( recorder );
+	cnRecording* rec = cnLoadRecording( REC_PATH );
 	CHECK( rec != NULL );
 	if ( rec != NULL )
 	{
@@ -1030,7 +1037,7 @@ static void writerFailures( void )
 		CHECK( strcmp( cnRecording_GetSceneName( rec ), "" ) == 0 );
 		CHECK( cnRecording_GetFps( rec ) == 24.0 );
 	}
-	cnRecording_Free( rec );
+	cnDestroyRecording( rec );
 	remove( REC_PATH );
 	cnDestroyWorld( world );
 	cnDestroyWorld( other );

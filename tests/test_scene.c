@@ -26,31 +26,29 @@ static bool cnContains( const char* text, const char* part )
 // Loads inline JSON that must fail; checks NULL and that the message contains each given part.
 static void cnExpectError( const char* json, const char* part1, const char* part2 )
 {
-	char error[1024] = "unchanged";
-	cnScene* scene = cnLoadSceneFromString( json, "inline.json", error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadSceneFromString( json, "inline.json" );
 	CHECK( scene == NULL );
 	cnDestroyScene( scene );
-	CHECK( strncmp( error, "inline.json:", 12 ) == 0 );
-	CHECK( cnContains( error, part1 ) );
+	CHECK( strncmp( cnGetError(), "inline.json:", 12 ) == 0 );
+	CHECK( cnContains( cnGetError(), part1 ) );
 	if ( part2 != NULL )
 	{
-		CHECK( cnContains( error, part2 ) );
+		CHECK( cnContains( cnGetError(), part2 ) );
 	}
-	if ( !cnContains( error, part1 ) || ( part2 != NULL && !cnContains( error, part2 ) ) )
+	if ( !cnContains( cnGetError(), part1 ) || ( part2 != NULL && !cnContains( cnGetError(), part2 ) ) )
 	{
-		fprintf( stderr, "  message was: %s\n  expected: \"%s\" and \"%s\"\n", error, part1, part2 ? part2 : "" );
+		fprintf( stderr, "  message was: %s\n  expected: \"%s\" and \"%s\"\n", cnGetError(), part1, part2 ? part2 : "" );
 	}
 }
 
 static cnScene* cnLoadGood( const char* name )
 {
 	char path[1024];
-	char error[1024] = "";
 	snprintf( path, sizeof( path ), "%s/%s", CN_DATA_DIR, name );
-	cnScene* scene = cnLoadScene( path, error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadScene( path );
 	if ( scene == NULL )
 	{
-		fprintf( stderr, "  cannot load %s: %s\n", name, error );
+		fprintf( stderr, "  cannot load %s: %s\n", name, cnGetError() );
 	}
 	return scene;
 }
@@ -69,11 +67,10 @@ static void test_full_scene_settings( void )
 	CHECK( scene->timeStep == 0.005 );
 	CHECK( scene->duration == 2.5 );
 	CHECK( scene->fps == 30.0 );
-	CHECK( scene->method == cnMethod_impulse );
-	CHECK( scene->subSteps == 8 );
+	CHECK( cnWorld_GetDef( scene->world ).method == cnMethod_impulse );
 
 	cnWorldDef def = cnWorld_GetDef( scene->world );
-	CHECK( def.subSteps == 8 );
+	CHECK( def.settings.impulse.subSteps == 8 );
 	CHECK( def.enableSleep == false );
 	cnVec3 g = cnWorld_GetGravity( scene->world );
 	CHECK( g.x == 0.0 && g.y == 0.0 && g.z == -9.81 );
@@ -165,15 +162,15 @@ static void test_full_scene_materials( void )
 	// "default" redefines material 0; two more are added
 	CHECK( cnWorld_GetMaterialCount( world ) == 3 );
 	CHECK( cnWorld_FindMaterial( world, "default" ) == 0 );
-	cnMaterialDef def = cnWorld_GetMaterial( world, 0 );
+	cnMaterialDef def = cnMaterial_GetDef( world, 0 );
 	CHECK( def.density == 500.0 && def.friction == 0.5 && def.restitution == 0.1 );
 	cnMaterialId rubber = cnWorld_FindMaterial( world, "rubber" );
 	cnMaterialId steel = cnWorld_FindMaterial( world, "steel" );
 	CHECK( rubber > 0 && steel > 0 );
-	cnMaterialDef s = cnWorld_GetMaterial( world, steel );
+	cnMaterialDef s = cnMaterial_GetDef( world, steel );
 	CHECK( s.stiffness == 1e9 && s.damping == 1e3 );
 	CHECK( s.texture != NULL && strcmp( s.texture, "steel.png" ) == 0 );
-	cnMaterialDef r = cnWorld_GetMaterial( world, rubber );
+	cnMaterialDef r = cnMaterial_GetDef( world, rubber );
 	CHECK( r.color[0] == 0.9f && r.color[1] == 0.1f && r.color[2] == 0.1f );
 
 	double f, e;
@@ -210,18 +207,18 @@ static void test_full_scene_forces( void )
 	cnBodyId pill = cnWorld_FindBody( world, "pill" );
 	// created in body order: the ball's force, the crate's torque, the pill's target force
 	CHECK( cnWorld_GetForceCount( world ) == 3 );
-	cnForceDef f = cnWorld_GetForce( world, 0 );
+	cnForceDef f = cnForce_GetDef( world, cnWorld_GetForce( world, 0 ) );
 	CHECK( f.body.index == ball.index && f.isTorque == false && f.frame == cnForce_world );
 	CHECK( f.vector.x == 0.0 && f.vector.y == 0.0 && f.vector.z == 5.0 );
 	CHECK( f.localPoint.z == 0.1 );
 	CHECK( f.t0 == 0.5 && f.t1 == 1.5 );
 
-	cnForceDef t = cnWorld_GetForce( world, 1 );
+	cnForceDef t = cnForce_GetDef( world, cnWorld_GetForce( world, 1 ) );
 	CHECK( t.body.index == crate.index && t.isTorque && t.frame == cnForce_body );
 	CHECK( t.vector.z == 1.0 );
 	CHECK( t.t0 == 0.0 && isinf( t.t1 ) );
 
-	cnForceDef g = cnWorld_GetForce( world, 2 );
+	cnForceDef g = cnForce_GetDef( world, cnWorld_GetForce( world, 2 ) );
 	CHECK( g.body.index == pill.index && g.frame == cnForce_target );
 	CHECK( g.target.index == ball.index );
 	CHECK( cnLength( g.vector ) == 3.0 );
@@ -242,7 +239,7 @@ static void test_minimal_scene_defaults( void )
 	CHECK( scene->timeStep == 1.0 / 120.0 );
 	CHECK( scene->duration == 5.0 );
 	CHECK( scene->fps == 60.0 );
-	CHECK( scene->subSteps == cnDefaultWorldDef().subSteps );
+	CHECK( cnWorld_GetDef( scene->world ).settings.impulse.subSteps == cnDefaultWorldDef().settings.impulse.subSteps );
 	CHECK( cnWorld_GetDef( scene->world ).enableSleep );
 	cnVec3 g = cnWorld_GetGravity( scene->world );
 	CHECK( g.x == 0.0 && g.y == 0.0 && g.z == -9.81 );
@@ -258,16 +255,15 @@ static void test_minimal_scene_defaults( void )
 
 static void test_string_source_and_steps( void )
 {
-	char error[256] = "";
 	const char* json = "{ \"cairn\": 1, \"gravity\": [0, 0, -10], \"bodies\": ["
 					   "{ \"name\": \"ground\", \"type\": \"static\", \"shapes\": [ { \"type\": \"plane\" } ] },"
 					   "{ \"name\": \"box\", \"position\": [0, 0, 5], \"euler_deg\": [90, 0, 0],"
 					   "  \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } ] } ] }";
-	cnScene* scene = cnLoadSceneFromString( json, "memory/test.json", error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadSceneFromString( json, "memory/test.json" );
 	CHECK( scene != NULL );
 	if ( scene == NULL )
 	{
-		fprintf( stderr, "  %s\n", error );
+		fprintf( stderr, "  %s\n", cnGetError() );
 		return;
 	}
 	CHECK( strcmp( scene->path, "memory/test.json" ) == 0 );
@@ -288,8 +284,7 @@ static void test_euler_composition( void )
 	// (yaw only), the body y axis goes first to z (roll) and stays there (yaw about z)
 	const char* json = "{ \"cairn\": 1, \"bodies\": [ { \"name\": \"b\", \"euler_deg\": [90, 0, 90],"
 					   " \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1 } ] } ] }";
-	char error[256] = "";
-	cnScene* scene = cnLoadSceneFromString( json, NULL, error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadSceneFromString( json, NULL );
 	CHECK( scene != NULL );
 	if ( scene == NULL )
 	{
@@ -388,68 +383,72 @@ static void test_error_classes( void )
 
 static void test_syntax_errors( void )
 {
-	char error[256] = "";
 	// missing comma: cJSON stops at the second key, line 3 column 3
-	CHECK( cnLoadSceneFromString( "{\n  \"cairn\": 1\n  \"bodies\": []\n}\n", "s.json", error, 256 ) == NULL );
-	CHECK( cnContains( error, "s.json:3:3: syntax error" ) );
+	CHECK( cnLoadSceneFromString( "{\n  \"cairn\": 1\n  \"bodies\": []\n}\n", "s.json" ) == NULL );
+	CHECK( cnContains( cnGetError(), "s.json:3:3: syntax error" ) );
 	// a comma before a closing brace
-	CHECK( cnLoadSceneFromString( "{ \"cairn\": 1, }", "s.json", error, 256 ) == NULL );
-	CHECK( cnContains( error, "s.json:1:" ) && cnContains( error, "syntax error" ) );
+	CHECK( cnLoadSceneFromString( "{ \"cairn\": 1, }", "s.json" ) == NULL );
+	CHECK( cnContains( cnGetError(), "s.json:1:" ) && cnContains( cnGetError(), "syntax error" ) );
 	// text after the value
-	CHECK( cnLoadSceneFromString( "{ \"cairn\": 1 }\n\n  x", "s.json", error, 256 ) == NULL );
-	CHECK( cnContains( error, "s.json:3:3: syntax error near 'x'" ) );
-	CHECK( cnLoadSceneFromString( "", "s.json", error, 256 ) == NULL );
-	CHECK( cnContains( error, "s.json:1:1: syntax error: unexpected end of input" ) );
-	CHECK( cnLoadSceneFromString( NULL, "s.json", error, 256 ) == NULL );
-	CHECK( cnContains( error, "s.json:" ) );
+	CHECK( cnLoadSceneFromString( "{ \"cairn\": 1 }\n\n  x", "s.json" ) == NULL );
+	CHECK( cnContains( cnGetError(), "s.json:3:3: syntax error near 'x'" ) );
+	CHECK( cnLoadSceneFromString( "", "s.json" ) == NULL );
+	CHECK( cnContains( cnGetError(), "s.json:1:1: syntax error: unexpected end of input" ) );
+	CHECK( cnLoadSceneFromString( NULL, "s.json" ) == NULL );
+	CHECK( cnContains( cnGetError(), "s.json:" ) );
 }
 
 static void test_missing_file( void )
 {
-	char error[512] = "";
-	CHECK( cnLoadScene( CN_DATA_DIR "/no_such_file.json", error, (int)sizeof( error ) ) == NULL );
-	CHECK( cnContains( error, "no_such_file.json: cannot open: No such file or directory" ) );
+	CHECK( cnLoadScene( CN_DATA_DIR "/no_such_file.json" ) == NULL );
+	CHECK( cnContains( cnGetError(), "no_such_file.json: cannot open: No such file or directory" ) );
 	// a directory opens but cannot be read
-	CHECK( cnLoadScene( CN_DATA_DIR, error, (int)sizeof( error ) ) == NULL );
-	CHECK( cnContains( error, CN_DATA_DIR ": cannot" ) );
+	CHECK( cnLoadScene( CN_DATA_DIR ) == NULL );
+	CHECK( cnContains( cnGetError(), CN_DATA_DIR ": cannot" ) );
 }
 
 // cnLoadSceneWithMethod replaces the file's method (scene and world) and leaves everything else;
 // the file's own "method" value is still checked, and an out-of-range method is an error.
 static void test_method_override( void )
 {
-	char error[512] = "";
 	const char* path = CAIRN_SOURCE_DIR "/scenes/bouncing_balls.json";
-	cnScene* plain = cnLoadScene( path, error, (int)sizeof( error ) );
-	cnScene* lcp = cnLoadSceneWithMethod( path, cnMethod_lcp, error, (int)sizeof( error ) );
+	cnScene* plain = cnLoadScene( path );
+	cnScene* lcp = cnLoadSceneWithMethod( path, cnMethod_lcp );
 	CHECK( plain != NULL && lcp != NULL );
 	if ( plain != NULL && lcp != NULL )
 	{
-		CHECK( plain->method == cnMethod_impulse );
-		CHECK( lcp->method == cnMethod_lcp );
+		CHECK( cnWorld_GetDef( plain->world ).method == cnMethod_impulse );
 		CHECK( cnWorld_GetDef( lcp->world ).method == cnMethod_lcp );
 		CHECK( lcp->timeStep == plain->timeStep && lcp->duration == plain->duration );
 		CHECK( cnWorld_GetBodyCount( lcp->world ) == cnWorld_GetBodyCount( plain->world ) );
 	}
 	cnDestroyScene( plain );
 	cnDestroyScene( lcp );
-	CHECK( cnLoadSceneWithMethod( CN_DATA_DIR "/bad/unknown_method.json", cnMethod_lcp, error, (int)sizeof( error ) ) ==
+	CHECK( cnLoadSceneWithMethod( CN_DATA_DIR "/bad/unknown_method.json", cnMethod_lcp ) ==
 		   NULL );
-	CHECK( cnContains( error, "unknown method" ) );
-	CHECK( cnLoadSceneWithMethod( path, cnMethod_count, error, (int)sizeof( error ) ) == NULL );
-	CHECK( cnContains( error, "bouncing_balls.json: unknown contact method" ) );
+	CHECK( cnContains( cnGetError(), "unknown method" ) );
+	CHECK( cnLoadSceneWithMethod( path, cnMethod_count ) == NULL );
+	CHECK( cnContains( cnGetError(), "bouncing_balls.json: unknown contact method" ) );
 }
 
-static void test_small_error_buffer( void )
+// A long message is cut to the error state's size, never written past it; a NULL source name or a
+// missing directory give messages, not crashes; a success clears the error.
+static void test_error_state( void )
 {
-	// the message is cut to the buffer, never written past it; a NULL buffer is allowed
-	char error[16];
-	memset( error, 'z', sizeof( error ) );
-	CHECK( cnLoadSceneFromString( "{ \"cairn\": 7 }", "a-long-source-name.json", error, 8 ) == NULL );
-	CHECK( strlen( error ) == 7 );
-	CHECK( error[8] == 'z' );
-	CHECK( cnLoadSceneFromString( "{ \"cairn\": 7 }", NULL, NULL, 0 ) == NULL );
-	CHECK( cnLoadScene( "/nonexistent/x.json", NULL, 0 ) == NULL );
+	char longName[4096];
+	memset( longName, 'n', sizeof( longName ) - 1 );
+	longName[sizeof( longName ) - 1] = 0;
+	CHECK( cnLoadSceneFromString( "{ \"cairn\": 7 }", longName ) == NULL );
+	CHECK( cnGetErrorCode() == cnError_badInput );
+	CHECK( strlen( cnGetError() ) > 0 && strlen( cnGetError() ) < 4096 );
+	CHECK( cnLoadSceneFromString( "{ \"cairn\": 7 }", NULL ) == NULL );
+	CHECK( cnContains( cnGetError(), "unsupported format version" ) );
+	CHECK( cnLoadScene( "/nonexistent/x.json" ) == NULL );
+	CHECK( cnGetErrorCode() == cnError_io );
+	cnScene* scene = cnLoadSceneFromString( "{ \"cairn\": 1 }", "ok.json" );
+	CHECK( scene != NULL );
+	CHECK( cnGetErrorCode() == cnError_none && cnGetError()[0] == 0 );
+	cnDestroyScene( scene );
 }
 
 // Every fixture in tests/data/bad is listed in EXPECTED.txt with a part of its message; the CLI test
@@ -482,16 +481,15 @@ static void test_bad_fixtures( void )
 		const char* expected = tab + 1;
 		char path[1400];
 		snprintf( path, sizeof( path ), "%s/bad/%s", CN_DATA_DIR, line );
-		char error[1024] = "";
-		cnScene* scene = cnLoadScene( path, error, (int)sizeof( error ) );
+		cnScene* scene = cnLoadScene( path );
 		CHECK( scene == NULL );
 		cnDestroyScene( scene );
 		// "PATH: ..." or "PATH:LINE:COL: ..."
-		CHECK( strncmp( error, path, strlen( path ) ) == 0 && error[strlen( path )] == ':' );
-		CHECK( cnContains( error, expected ) );
-		if ( !cnContains( error, expected ) )
+		CHECK( strncmp( cnGetError(), path, strlen( path ) ) == 0 && cnGetError()[strlen( path )] == ':' );
+		CHECK( cnContains( cnGetError(), expected ) );
+		if ( !cnContains( cnGetError(), expected ) )
 		{
-			fprintf( stderr, "  %s: message was: %s\n  expected: %s\n", line, error, expected );
+			fprintf( stderr, "  %s: message was: %s\n  expected: %s\n", line, cnGetError(), expected );
 		}
 		if ( count < 128 && strlen( line ) < sizeof( listed[0] ) )
 		{
@@ -544,13 +542,12 @@ static void test_shared_scenes_load( void )
 			continue;
 		}
 		char path[1400];
-		char error[1024] = "";
 		snprintf( path, sizeof( path ), "%s/scenes/%s", CAIRN_SOURCE_DIR, e->d_name );
-		cnScene* scene = cnLoadScene( path, error, (int)sizeof( error ) );
+		cnScene* scene = cnLoadScene( path );
 		CHECK( scene != NULL );
 		if ( scene == NULL )
 		{
-			fprintf( stderr, "  %s\n", error );
+			fprintf( stderr, "  %s\n", cnGetError() );
 		}
 		cnDestroyScene( scene );
 	}
@@ -569,7 +566,7 @@ int main( void )
 	RUN_TEST( test_error_classes );
 	RUN_TEST( test_syntax_errors );
 	RUN_TEST( test_missing_file );
-	RUN_TEST( test_small_error_buffer );
+	RUN_TEST( test_error_state );
 	RUN_TEST( test_method_override );
 	RUN_TEST( test_bad_fixtures );
 	RUN_TEST( test_shared_scenes_load );

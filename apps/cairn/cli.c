@@ -175,56 +175,73 @@ bool cliMakeDirectories( const char* path )
 	return true;
 }
 
-const char* cliMethodList( void )
+// Parses a method override; false (with a message) when it names no method.
+static bool cliParseMethod( const char* method, cnMethod* wanted )
 {
-	static char list[256];
-	list[0] = 0;
-	for ( int i = 0; i < cnMethod_count; ++i )
+	if ( cnMethod_FromName( method, wanted ) == false )
 	{
-		size_t used = strlen( list );
-		snprintf( list + used, sizeof( list ) - used, "%s%s", i > 0 ? ", " : "", cnMethodName( (cnMethod)i ) );
+		cliError( "--method: unknown contact method '%s' (known: %s)", method, cnMethod_GetNameList() );
+		return false;
 	}
-	return list;
+	return true;
+}
+
+cnScene* cliLoadRunScene( const char* path, const char* method, cnFosssimScene** fosssim )
+{
+	*fosssim = NULL;
+	bool replace = method != NULL && method[0] != 0;
+	cnMethod wanted = cnMethod_impulse;
+	if ( replace && cliParseMethod( method, &wanted ) == false )
+	{
+		return NULL;
+	}
+	if ( cnIsFosssimPath( path ) )
+	{
+		// FOSSSim scenes (.xml): the loader takes the method directly
+		cnFosssimScene* f = replace ? cnLoadFosssimWithMethod( path, wanted ) : cnLoadFosssim( path );
+		if ( f == NULL )
+		{
+			cliError( "%s", cnGetError() );
+			return NULL;
+		}
+		*fosssim = f;
+		return f->scene;
+	}
+	// a world's method is fixed at creation: the loader replaces the file's (still checking it)
+	cnScene* scene = replace ? cnLoadSceneWithMethod( path, wanted ) : cnLoadScene( path );
+	if ( scene == NULL )
+	{
+		cliError( "%s", cnGetError() );
+	}
+	return scene;
+}
+
+void cliDestroyRunScene( cnScene* scene, cnFosssimScene* fosssim )
+{
+	if ( fosssim != NULL )
+	{
+		cnDestroyFosssim( fosssim );
+	}
+	else
+	{
+		cnDestroyScene( scene );
+	}
 }
 
 cnScene* cliLoadScene( const char* path, const char* method )
 {
-	char error[1024];
-	cnMethod wanted = cnMethod_impulse;
-	if ( method != NULL && method[0] != 0 && cnMethodFromName( method, &wanted ) == false )
+	cnFosssimScene* f = NULL;
+	cnScene* scene = cliLoadRunScene( path, method, &f );
+	if ( f == NULL )
 	{
-		cliError( "--method: unknown contact method '%s' (known: %s)", method, cliMethodList() );
+		return scene;
+	}
+	// springs and wind need a per-step call that only `cairn run` makes
+	if ( cnFosssim_HasForceElements( f ) )
+	{
+		cliError( "%s: has spring or wind forces, which only 'cairn run' applies", path );
+		cnDestroyFosssim( f );
 		return NULL;
 	}
-
-	// FOSSSim scenes (.xml): the loader takes the method directly. Their springs and wind need a
-	// per-step call that only `cairn run` makes, so such scenes are refused here.
-	if ( cnIsFosssimPath( path ) )
-	{
-		cnFosssimScene* f = method == NULL || method[0] == 0
-								? cnLoadFosssim( path, error, (int)sizeof( error ) )
-								: cnLoadFosssimWithMethod( path, wanted, error, (int)sizeof( error ) );
-		if ( f == NULL )
-		{
-			cliError( "%s", error );
-			return NULL;
-		}
-		if ( cnFosssim_HasForceElements( f ) )
-		{
-			cliError( "%s: has spring or wind forces, which only 'cairn run' applies", path );
-			cnDestroyFosssim( f );
-			return NULL;
-		}
-		return cnFosssim_ReleaseScene( f );
-	}
-
-	// a world's method is fixed at creation: the loader replaces the file's (still checking it)
-	bool replace = method != NULL && method[0] != 0;
-	cnScene* scene = replace ? cnLoadSceneWithMethod( path, wanted, error, (int)sizeof( error ) )
-							 : cnLoadScene( path, error, (int)sizeof( error ) );
-	if ( scene == NULL )
-	{
-		cliError( "%s", error );
-	}
-	return scene;
+	return cnFosssim_ReleaseScene( f );
 }

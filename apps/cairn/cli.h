@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cairn/cairn.h"
-#include "cairn/scene.h"
+#include "cairn/io.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,18 +79,29 @@ double cliNow( void );
 /// Creates a directory and its parents (like mkdir -p). Prints an error and returns false on failure.
 bool cliMakeDirectories( const char* path );
 
-/// Loads a scene, applying a method override ("" or NULL: keep the scene's) by rewriting the
-/// "method" key. Prints the loader's message and returns NULL on failure.
-/// The known contact method names, comma separated.
-const char* cliMethodList( void );
-
+/// Loads a scene (JSON, or FOSSSim XML without force elements) with an optional method override
+/// (NULL or "": the scene's own). Prints the loader's message and returns NULL on failure.
 cnScene* cliLoadScene( const char* path, const char* method );
 
-// ---------------------------------------------------------------------------------------------
-// the simulation loop shared by `run` and `demo`
+/// Loads a scene for `run`: JSON, or FOSSSim XML (force elements allowed; *fosssim then holds the
+/// FOSSSim scene, which owns the returned scene). Prints the loader's message on failure.
+cnScene* cliLoadRunScene( const char* path, const char* method, cnFosssimScene** fosssim );
 
-// cliRunConfig has the beforeStep hook (cmd_run.c applies FOSSSim force elements through it)
-#define CLI_HAS_BEFORE_STEP 1
+/// Destroys what cliLoadRunScene returned.
+void cliDestroyRunScene( cnScene* scene, cnFosssimScene* fosssim );
+
+// ---------------------------------------------------------------------------------------------
+// interrupts
+
+/// From now on Ctrl-C (SIGINT) and SIGTERM cancel the world's running step (cnWorld_Cancel), which
+/// answers within one of its internal steps.
+void cliCatchInterrupts( cnWorld* world );
+
+/// Restores the default handlers; returns whether an interrupt arrived since cliCatchInterrupts.
+bool cliReleaseInterrupts( void );
+
+// ---------------------------------------------------------------------------------------------
+// the simulation of `run` and `demo`
 
 /// What to simulate and what to write.
 typedef struct cliRunConfig
@@ -100,25 +111,36 @@ typedef struct cliRunConfig
 	/// output files, NULL for none
 	const char* csvPath;
 	const char* recordPath;
+	/// comma-separated body names the outputs are limited to (NULL: CSV every non-static body,
+	/// recording every body)
+	const char* bodies;
+	/// write every n-th frame (1: all)
+	int every;
 	bool stats;
 	bool hash;
-	/// no summary and no progress bar
+	/// no summary and no progress line
 	bool quiet;
 	/// called before every step (NULL: none); returning false stops the run with a failure
 	bool ( *beforeStep )( cnWorld* world, void* context );
 	void* beforeStepContext;
 } cliRunConfig;
 
-/// What a run did.
-typedef struct cliRunResult
-{
-	int frameCount;
-	int stepsPerFrame;
-	int64_t stepCount;
-	double stepSize;
-	double wallSeconds;
-} cliRunResult;
+/// Runs the scene's world with the library's run loop (cnRun) to cfg->duration, writing frames at
+/// cfg->fps; prints the summary, stats and hash asked for. Returns an exit status. Output files
+/// appear under their names only when everything succeeded.
+int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result );
 
-/// Steps the scene's world to cfg->duration writing frames at cfg->fps; returns an exit status.
-/// Output files appear under their names only when everything succeeded.
-int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cliRunResult* result );
+/// A one-line progress display on stderr for cnRunDef.progress (context: a cliProgress), drawn only
+/// on a terminal and only once a run has lasted a second.
+typedef struct cliProgress
+{
+	bool enabled;
+	const char* label;
+	int drawnWidth;
+} cliProgress;
+
+/// The cnRunDef.progress callback drawing a cliProgress.
+void cliDrawProgress( const cnRunProgress* progress, void* context );
+
+/// Erases a drawn progress line.
+void cliEraseProgress( cliProgress* progress );

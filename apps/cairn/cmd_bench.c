@@ -15,13 +15,13 @@
 #endif
 
 const char cliBenchHelp[] =
-	"usage: cairn bench [SCENE...] [--steps N] [--repeat R]\n"
+	"usage: cairn bench [SCENE...] [--steps N] [--repeat R] [--awake]\n"
 	"\n"
 	"Times cnWorld_Step on each scene: loads it, runs N steps with the scene's timestep,\n"
 	"R times (each from a freshly loaded scene), and prints per scene: bodies, steps, the\n"
 	"median and the minimum wall milliseconds per step over the repeats, the average\n"
 	"contacts, manifold points and awake bodies per step, and the average milliseconds per\n"
-	"step of each stage (broad phase, narrow phase, solve, integrate, islands).\n"
+	"step of each stage (broad phase, narrow phase, solve, integrate, finish, islands).\n"
 	"\n"
 	"SCENE is a file, or a name looked up as DIR/NAME.json in the scenes directory\n"
 	"DIR = $CAIRN_SCENES if set, else the source tree's scenes/. Default scenes:\n"
@@ -30,6 +30,8 @@ const char cliBenchHelp[] =
 	"options:\n"
 	"  --steps N    steps per repeat (default: the scene's duration in steps, at most 500)\n"
 	"  --repeat R   repeats per scene (default 3)\n"
+	"  --awake      keep every body awake (sleeping off): the cost of a step when\n"
+	"               everything moves, as the peers' benchmarks measure it\n"
 	"  -h, --help   show this help\n"
 	"\n"
 	"exit status: 0 ok, 1 a step failed, 2 bad option or scene.\n"
@@ -82,11 +84,11 @@ static int cliCompareDoubles( const void* a, const void* b )
 typedef struct cliBenchSums
 {
 	double contacts, points, awake;
-	double stage[5];
+	double stage[6];
 	int64_t steps;
 } cliBenchSums;
 
-static int cliBenchScene( const char* path, long long steps, int repeats, int nameWidth )
+static int cliBenchScene( const char* path, long long steps, int repeats, int nameWidth, bool awake )
 {
 	double* msPerStep = malloc( sizeof( double ) * (size_t)repeats );
 	if ( msPerStep == NULL )
@@ -107,6 +109,10 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 			return CLI_BAD_INPUT;
 		}
 		snprintf( name, sizeof( name ), "%s", scene->name );
+		if ( awake )
+		{
+			cnWorld_EnableSleeping( scene->world, false );
+		}
 		bodyCount = cnWorld_GetBodyCount( scene->world );
 		if ( steps <= 0 )
 		{
@@ -122,7 +128,7 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 			elapsed += cliNow() - start;
 			if ( ok == false )
 			{
-				cliError( "%s: step %lld failed: %s", path, i, cnWorld_GetError( scene->world ) );
+				cliError( "%s: step %lld failed: %s", path, i, cnGetError() );
 				cnDestroyScene( scene );
 				free( msPerStep );
 				return CLI_FAILURE;
@@ -135,7 +141,8 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 			sums.stage[1] += s.narrowPhaseMs;
 			sums.stage[2] += s.solveMs;
 			sums.stage[3] += s.integrateMs;
-			sums.stage[4] += s.islandMs;
+			sums.stage[4] += s.finishMs;
+			sums.stage[5] += s.islandMs;
 			sums.steps += 1;
 		}
 		msPerStep[r] = 1000.0 * elapsed / (double)stepCount;
@@ -145,9 +152,10 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 	double median = repeats % 2 == 1 ? msPerStep[repeats / 2]
 									 : 0.5 * ( msPerStep[repeats / 2 - 1] + msPerStep[repeats / 2] );
 	double n = (double)sums.steps;
-	printf( "%-*s %7d %6lld %9.4f %9.4f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f\n", nameWidth, name, bodyCount,
-			stepCount, median, msPerStep[0], sums.contacts / n, sums.points / n, sums.awake / n, sums.stage[0] / n,
-			sums.stage[1] / n, sums.stage[2] / n, sums.stage[3] / n, sums.stage[4] / n );
+	printf( "%-*s %7d %6lld %9.4f %9.4f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n", nameWidth, name,
+			bodyCount, stepCount, median, msPerStep[0], sums.contacts / n, sums.points / n, sums.awake / n,
+			sums.stage[0] / n, sums.stage[1] / n, sums.stage[2] / n, sums.stage[3] / n, sums.stage[4] / n,
+			sums.stage[5] / n );
 	fflush( stdout );
 	free( msPerStep );
 	return CLI_OK;
@@ -156,14 +164,17 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 int cliBenchMain( int argc, char** argv )
 {
 	const char *stepsText = NULL, *repeatText = NULL;
-	const cliOption options[] = { { "--steps", &stepsText, NULL }, { "--repeat", &repeatText, NULL } };
+	bool awake = false;
+	const cliOption options[] = { { "--steps", &stepsText, NULL },
+								  { "--repeat", &repeatText, NULL },
+								  { "--awake", NULL, &awake } };
 	enum
 	{
 		maxScenes = 64
 	};
 	const char* positional[maxScenes];
 	int positionalCount = 0;
-	int status = cliParse( argc, argv, options, 2, positional, maxScenes, &positionalCount, cliBenchHelp );
+	int status = cliParse( argc, argv, options, 3, positional, maxScenes, &positionalCount, cliBenchHelp );
 	if ( status >= 0 )
 	{
 		return status;
@@ -213,16 +224,16 @@ int cliBenchMain( int argc, char** argv )
 		}
 	}
 
-	printf( "cairn bench: %lld repeat%s per scene; ms/step = wall time of cnWorld_Step (median and minimum over "
+	printf( "cairn bench: %lld repeat%s per scene%s; ms/step = wall time of cnWorld_Step (median and minimum over "
 			"repeats);\n"
 			"contacts, points, awake and the stage columns (ms/step) are averages over all steps\n",
-			repeats, repeats == 1 ? "" : "s" );
-	printf( "%-*s %7s %6s %9s %9s %9s %9s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies", "steps",
-			"median", "min", "contacts", "points", "awake", "broad", "narrow", "solve", "integr", "island" );
+			repeats, repeats == 1 ? "" : "s", awake ? ", sleeping off" : "" );
+	printf( "%-*s %7s %6s %9s %9s %9s %9s %8s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies", "steps",
+			"median", "min", "contacts", "points", "awake", "broad", "narrow", "solve", "integr", "finish", "island" );
 	status = CLI_OK;
 	for ( int i = 0; i < sceneCount && status == CLI_OK; ++i )
 	{
-		status = cliBenchScene( paths[i], steps, (int)repeats, nameWidth );
+		status = cliBenchScene( paths[i], steps, (int)repeats, nameWidth, awake );
 	}
 	for ( int i = 0; i < sceneCount; ++i )
 	{

@@ -2,8 +2,8 @@
 // `cairn compare SCENE --methods a,b,...`: runs one scene once per contact method, each from a
 // fresh load, and prints a table of energy drift, momentum drift, penetration, contact counts and
 // cost per step; writes an SVG plot of the total energy over time and a CSV of the sampled series.
-// The stepping is cliSimulate's (simulate.c), called one step at a time so that every step is
-// sampled.
+// The stepping is the library's run loop (cnRun) with the steps of `cairn run`, sampled after every
+// step.
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli.h"
@@ -188,12 +188,55 @@ static void cmpRun_Add( cmpRun* run, const cnWorld* world, const cmpSample* s )
 	run->pointsSum += s->points;
 }
 
-// Runs one method from a fresh load of the scene for the given number of steps. Returns CLI_OK
-// (also when the method failed: run->failed says so), CLI_INTERRUPTED or CLI_FAILURE (out of
-// memory).
+// What the run loop's callbacks of one method's run share.
+typedef struct cmpRunContext
+{
+	cmpRun* run;
+	double duration;
+	double timeLimit;
+	int64_t stepCount;
+	cmpSample last;
+	bool keptLast;
+	bool outOfMemory;
+	cliProgress progress;
+} cmpRunContext;
+
+// After every step: fold a sample into the measures, keep every stride-th, stop at the time limit.
+static bool cmpAfterStep( cnWorld* world, void* context )
+{
+	cmpRunContext* c = context;
+	cmpRun* run = c->run;
+	run->steps += 1;
+	run->wallSeconds += 1e-3 * cnWorld_GetStats( world ).stepMs;
+	c->last = cmpTakeSample( world );
+	cmpRun_Add( run, world, &c->last );
+	c->keptLast = run->steps % run->stride == 0;
+	if ( c->keptLast && cmpRun_Keep( run, &c->last ) == false )
+	{
+		c->outOfMemory = true;
+		return false;
+	}
+	if ( c->timeLimit > 0.0 && run->wallSeconds > c->timeLimit && run->steps < c->stepCount )
+	{
+		run->stopped = true;
+		snprintf( run->error, sizeof( run->error ), "stopped at t = %.9g s: time limit of %g s reached", c->last.time,
+				  c->timeLimit );
+		return false;
+	}
+	return true;
+}
+
+static void cmpDrawProgress( const cnRunProgress* p, void* context )
+{
+	cliDrawProgress( p, &( (cmpRunContext*)context )->progress );
+}
+
+// Runs one method from a fresh load of the scene with the steps of `cairn run` (the library's run
+// loop, without writers). Returns CLI_OK (also when the method failed: run->failed says so),
+// CLI_INTERRUPTED or CLI_FAILURE (out of memory).
 static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t stepCount, double timeLimit )
 {
-	cnScene* scene = cliLoadScene( path, cnMethodName( run->method ) );
+	cnScene* scene = cliLoadScene( path, cnMethod_GetName( run->method ) );
 	if ( scene == NULL )
 	{
 		// cliLoadScene printed the loader's message
@@ -203,74 +246,54 @@ static int cmpRunMethod( const char* path, cmpRun* run, double duration, int64_t
 	}
 	cnWorld* world = scene->world;
 
-	// one cliSimulate call per step: with fps' = k fps its frame is one step of (1/fps) / k
-	// seconds, the step of `cairn run` at the scene's fps
-	double k = fmax( 1.0, ceil( ( 1.0 / scene->fps ) / scene->timeStep - 1e-9 ) );
-	cliRunConfig cfg = { 0 };
-	cfg.fps = k * scene->fps;
-	cfg.duration = 1.0 / cfg.fps;
-	cfg.quiet = true;
-
-	// a slow method shows where it is on a terminal (cliSimulate's own bar needs a longer call)
-	bool progress = isatty( fileno( stderr ) ) != 0;
-	double lastDraw = cliNow();
-	int drawnWidth = 0;
+	cmpRunContext c = { 0 };
+	c.run = run;
+	c.duration = duration;
+	c.timeLimit = timeLimit;
+	c.stepCount = stepCount;
+	c.keptLast = true;
+	c.progress.enabled = isatty( fileno( stderr ) ) != 0;
+	c.progress.label = cnMethod_GetName( run->method );
 
 	run->stride = stepCount / CMP_MAX_SERIES + 1;
-	cmpSample s = cmpTakeSample( world );
-	cmpRun_Start( run, world, &s, duration );
-	int status = cmpRun_Keep( run, &s ) ? CLI_OK : CLI_FAILURE;
-	bool keptLast = true;
-	for ( int64_t i = 0; i < stepCount && status == CLI_OK; ++i )
+	c.last = cmpTakeSample( world );
+	cmpRun_Start( run, world, &c.last, duration );
+	if ( cmpRun_Keep( run, &c.last ) == false )
 	{
-		cliRunResult result;
-		int stepStatus = cliSimulate( scene, &cfg, &result );
-		run->wallSeconds += result.wallSeconds;
-		run->steps += result.stepCount;
-		if ( stepStatus == CLI_INTERRUPTED )
-		{
-			status = stepStatus;
-			break;
-		}
-		if ( stepStatus != CLI_OK )
-		{
-			// cliSimulate printed "step failed at t = ...: message"; the row repeats it
-			run->failed = true;
-			snprintf( run->error, sizeof( run->error ), "failed at t = %.9g s: %s", cnWorld_GetTime( world ),
-					  cnWorld_GetError( world ) );
-			break;
-		}
-		s = cmpTakeSample( world );
-		cmpRun_Add( run, world, &s );
-		if ( progress && cliNow() - lastDraw > 0.2 )
-		{
-			lastDraw = cliNow();
-			int width = fprintf( stderr, "\r%s: t = %.4f / %.4f s  \r", cnMethodName( run->method ), s.time, duration );
-			drawnWidth = width > drawnWidth ? width : drawnWidth;
-			fflush( stderr );
-		}
-		keptLast = ( i + 1 ) % run->stride == 0;
-		if ( keptLast && cmpRun_Keep( run, &s ) == false )
-		{
-			status = CLI_FAILURE;
-		}
-		if ( timeLimit > 0.0 && run->wallSeconds > timeLimit && i + 1 < stepCount )
-		{
-			run->stopped = true;
-			snprintf( run->error, sizeof( run->error ), "stopped at t = %.9g s: time limit of %g s reached", s.time,
-					  timeLimit );
-			break;
-		}
+		cnDestroyScene( scene );
+		return CLI_FAILURE;
 	}
-	if ( drawnWidth > 0 )
+
+	cnRunDef def = cnScene_GetRunDef( scene );
+	def.duration = duration;
+	def.afterStep = cmpAfterStep;
+	def.progress = c.progress.enabled ? cmpDrawProgress : NULL;
+	def.progressInterval = 0.2;
+	def.context = &c;
+	cliCatchInterrupts( world );
+	cnRunResult result = cnRun( world, &def );
+	bool interrupted = cliReleaseInterrupts();
+	cliEraseProgress( &c.progress );
+
+	int status = CLI_OK;
+	if ( interrupted || result.status == cnRun_cancelled )
 	{
-		fprintf( stderr, "\r%*s\r", drawnWidth, "" );
-		fflush( stderr );
+		status = CLI_INTERRUPTED;
 	}
-	if ( status == CLI_OK && keptLast == false )
+	else if ( c.outOfMemory )
+	{
+		status = CLI_FAILURE;
+	}
+	else if ( result.status == cnRun_failed )
+	{
+		run->failed = true;
+		cliError( "%s: step failed at t = %.9g s: %s", scene->path, cnWorld_GetTime( world ), cnGetError() );
+		snprintf( run->error, sizeof( run->error ), "failed at t = %.9g s: %s", cnWorld_GetTime( world ), cnGetError() );
+	}
+	if ( status == CLI_OK && c.keptLast == false )
 	{
 		// the series always ends at the last state reached
-		status = cmpRun_Keep( run, &s ) ? CLI_OK : CLI_FAILURE;
+		status = cmpRun_Keep( run, &c.last ) ? CLI_OK : CLI_FAILURE;
 	}
 	run->grFallbacks = cnWorld_GetStats( world ).grFallbackCount;
 	run->frictionFallbacks = cnWorld_GetStats( world ).frictionFallbackCount;
@@ -291,7 +314,7 @@ static void cmpPrintRow( const cmpRun* run )
 {
 	if ( run->failed )
 	{
-		printf( "%-22s %8lld %10s %10s %10s %10s %9s %9s %9s  %s\n", cnMethodName( run->method ),
+		printf( "%-22s %8lld %10s %10s %10s %10s %9s %9s %9s  %s\n", cnMethod_GetName( run->method ),
 				(long long)run->steps, "-", "-", "-", "-", "-", "-", "-", run->error );
 		fflush( stdout );
 		return;
@@ -322,7 +345,7 @@ static void cmpPrintRow( const cmpRun* run )
 		snprintf( status + used, sizeof( status ) - used, " (%lld friction fallbacks)",
 				  (long long)run->frictionFallbacks );
 	}
-	printf( "%-22s %8lld %10.3e %10.3e %10.3e %10.3e %9.2f %9.2f %s  %s\n", cnMethodName( run->method ),
+	printf( "%-22s %8lld %10.3e %10.3e %10.3e %10.3e %9.2f %9.2f %s  %s\n", cnMethod_GetName( run->method ),
 			(long long)run->steps, run->maxEnergyChange / energyScale, run->lastEnergyChange / energyScale,
 			run->maxMomentumChange / momentumScale, run->maxPenetration, run->touchingSum / n, run->pointsSum / n, ms,
 			status );
@@ -544,7 +567,7 @@ static void cmpWriteSvg( FILE* file, const char* title, const cmpRun* runs, int 
 				 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n"
 				 "<text x=\"%d\" y=\"%d\">%s%s</text>\n",
 				 cmpPlotRight + 20, ly, cmpPlotRight + 45, ly, cmpColors[r % colorCount], cmpPlotRight + 52, ly + 4,
-				 cnMethodName( runs[r].method ), runs[r].failed ? " (failed)" : "" );
+				 cnMethod_GetName( runs[r].method ), runs[r].failed ? " (failed)" : "" );
 	}
 	fputs( "</svg>\n", file );
 }
@@ -559,7 +582,7 @@ static void cmpWriteCsv( FILE* file, const cmpRun* runs, int runCount )
 		   file );
 	for ( int r = 0; r < runCount; ++r )
 	{
-		const char* name = cnMethodName( runs[r].method );
+		const char* name = cnMethod_GetName( runs[r].method );
 		for ( int i = 0; i < runs[r].seriesCount; ++i )
 		{
 			const cmpSample* s = runs[r].series + i;
@@ -571,67 +594,15 @@ static void cmpWriteCsv( FILE* file, const cmpRun* runs, int runCount )
 }
 
 // ---------------------------------------------------------------------------------------------
-// output files, written as FILE.tmp and renamed when complete
+// output files, written as FILE.tmp and renamed when complete (libcairn_io's output files)
 
-typedef struct cmpOutput
-{
-	const char* path;
-	char* temp;
-	FILE* file;
-} cmpOutput;
-
-static bool cmpOutput_Open( cmpOutput* out, const char* path )
-{
-	size_t length = strlen( path );
-	out->path = path;
-	out->temp = malloc( length + 5 );
-	if ( out->temp == NULL )
-	{
-		cliError( "out of memory" );
-		return false;
-	}
-	memcpy( out->temp, path, length );
-	memcpy( out->temp + length, ".tmp", 5 );
-	out->file = fopen( out->temp, "w" );
-	if ( out->file == NULL )
-	{
-		cliError( "%s: cannot write: %s", out->temp, strerror( errno ) );
-		return false;
-	}
-	return true;
-}
-
-// Closes the temporary file; false (and it is removed) when anything failed to be written.
-static bool cmpOutput_Close( cmpOutput* out )
-{
-	bool ok = ferror( out->file ) == 0;
-	ok = fclose( out->file ) == 0 && ok;
-	out->file = NULL;
-	if ( ok == false )
-	{
-		cliError( "%s: write failed", out->temp );
-		remove( out->temp );
-	}
-	return ok;
-}
-
-static bool cmpOutput_Rename( cmpOutput* out )
-{
-	if ( rename( out->temp, out->path ) != 0 )
-	{
-		cliError( "%s: cannot rename %s to it: %s", out->path, out->temp, strerror( errno ) );
-		remove( out->temp );
-		return false;
-	}
-	return true;
-}
-
-// Writes the requested files; false after printing an error.
+// Writes the requested files; false after printing an error. Both are written before either is
+// committed, so a failure of the second leaves no new first file behind either.
 static bool cmpWriteOutputs( const char* svgPath, const char* csvPath, const char* title, const cmpRun* runs,
 							 int runCount, double duration )
 {
 	const char* paths[2] = { svgPath, csvPath };
-	cmpOutput outs[2] = { { 0 }, { 0 } };
+	cnOutputFile* outs[2] = { NULL, NULL };
 	bool ok = true;
 	for ( int i = 0; i < 2 && ok; ++i )
 	{
@@ -639,40 +610,31 @@ static bool cmpWriteOutputs( const char* svgPath, const char* csvPath, const cha
 		{
 			continue;
 		}
-		ok = cmpOutput_Open( outs + i, paths[i] );
-		if ( ok )
+		outs[i] = cnCreateOutputFile( paths[i] );
+		ok = outs[i] != NULL;
+		if ( ok && i == 0 )
 		{
-			if ( i == 0 )
-			{
-				cmpWriteSvg( outs[i].file, title, runs, runCount, duration );
-			}
-			else
-			{
-				cmpWriteCsv( outs[i].file, runs, runCount );
-			}
-			ok = cmpOutput_Close( outs + i );
+			cmpWriteSvg( cnOutputFile_GetStream( outs[i] ), title, runs, runCount, duration );
+		}
+		else if ( ok )
+		{
+			cmpWriteCsv( cnOutputFile_GetStream( outs[i] ), runs, runCount );
 		}
 	}
-	// rename only when every file is complete, so a failure leaves no new file behind
+	for ( int i = 0; i < 2 && ok; ++i )
+	{
+		if ( outs[i] != NULL && ( ok = cnOutputFile_Commit( outs[i] ) ) == true )
+		{
+			printf( "wrote %s\n", paths[i] );
+		}
+	}
+	if ( ok == false )
+	{
+		cliError( "%s", cnGetError() );
+	}
 	for ( int i = 0; i < 2; ++i )
 	{
-		if ( outs[i].temp == NULL )
-		{
-			continue;
-		}
-		if ( ok )
-		{
-			ok = cmpOutput_Rename( outs + i );
-			if ( ok )
-			{
-				printf( "wrote %s\n", paths[i] );
-			}
-		}
-		else
-		{
-			remove( outs[i].temp );
-		}
-		free( outs[i].temp );
+		cnDestroyOutputFile( outs[i] );
 	}
 	return ok;
 }
@@ -716,15 +678,15 @@ static int cmpParseMethods( const char* text, cnMethod methods[cnMethod_count] )
 		char name[64];
 		if ( length == 0 || length >= sizeof( name ) )
 		{
-			cliError( "--methods: '%s' is not a comma-separated list of methods (known: %s)", text, cliMethodList() );
+			cliError( "--methods: '%s' is not a comma-separated list of methods (known: %s)", text, cnMethod_GetNameList() );
 			return -1;
 		}
 		memcpy( name, item, length );
 		name[length] = 0;
 		cnMethod method;
-		if ( cnMethodFromName( name, &method ) == false )
+		if ( cnMethod_FromName( name, &method ) == false )
 		{
-			cliError( "--methods: unknown contact method '%s' (known: %s)", name, cliMethodList() );
+			cliError( "--methods: unknown contact method '%s' (known: %s)", name, cnMethod_GetNameList() );
 			return -1;
 		}
 		for ( int i = 0; i < count; ++i )

@@ -61,13 +61,11 @@ int cliDemoMain( int argc, char** argv )
 		return CLI_FAILURE;
 	}
 
-	char error[1024];
-	cnScene* scene =
-		cnLoadSceneFromString( (const char*)cnDemoSceneJson, "bouncing_balls.json (built in)", error, (int)sizeof( error ) );
+	cnScene* scene = cnLoadSceneFromString( (const char*)cnDemoSceneJson, "bouncing_balls.json (built in)" );
 	if ( scene == NULL )
 	{
 		// the embedded copy is checked by the tests, so this is a build problem, not bad input
-		cliError( "%s", error );
+		cliError( "%s", cnGetError() );
 		return CLI_FAILURE;
 	}
 	if ( cliMakeDirectories( out ) == false )
@@ -92,7 +90,7 @@ int cliDemoMain( int argc, char** argv )
 	cfg.csvPath = csvPath;
 	cfg.recordPath = recordPath;
 	cfg.quiet = true;
-	cliRunResult result;
+	cnRunResult result;
 	status = cliSimulate( scene, &cfg, &result );
 	if ( status == CLI_OK )
 	{

@@ -43,12 +43,12 @@ static void cliPrintCounts( const int* counts, int typeCount, const char* ( *typ
 
 static const char* cliBodyTypeName( int type )
 {
-	return cnBodyTypeName( (cnBodyType)type );
+	return cnBodyType_GetName( (cnBodyType)type );
 }
 
 static const char* cliShapeTypeName( int type )
 {
-	return cnShapeTypeName( (cnShapeType)type );
+	return cnShapeType_GetName( (cnShapeType)type );
 }
 
 static int cliInfoScene( const char* path )
@@ -94,7 +94,14 @@ static int cliInfoScene( const char* path )
 	printf( "scene:       %s\n", scene->name );
 	printf( "description: %s\n", scene->description );
 	printf( "file:        %s\n", scene->path );
-	printf( "method:      %s (%d sub-steps)\n", cnMethodName( scene->method ), def.subSteps );
+	if ( cnMethod_GetFlags( def.method ) & cnMethodFlag_subSteps )
+	{
+		printf( "method:      %s (%d sub-steps)\n", cnMethod_GetName( def.method ), def.settings.impulse.subSteps );
+	}
+	else
+	{
+		printf( "method:      %s\n", cnMethod_GetName( def.method ) );
+	}
 	printf( "timestep:    %.9g s\n", scene->timeStep );
 	printf( "duration:    %.9g s\n", scene->duration );
 	printf( "fps:         %.9g\n", scene->fps );
@@ -109,13 +116,13 @@ static int cliInfoScene( const char* path )
 	int nameWidth = 9;
 	for ( int i = 0; i < materialCount; ++i )
 	{
-		const char* name = cnWorld_GetMaterial( world, i ).name;
+		const char* name = cnMaterial_GetDef( world, i ).name;
 		int length = name != NULL ? (int)strlen( name ) : 0;
 		nameWidth = length > nameWidth ? length : nameWidth;
 	}
 	for ( int i = 0; i < materialCount; ++i )
 	{
-		cnMaterialDef m = cnWorld_GetMaterial( world, i );
+		cnMaterialDef m = cnMaterial_GetDef( world, i );
 		printf( "  %-*s  density %.9g kg/m^3, friction %.9g, restitution %.9g, colour (%.3g, %.3g, %.3g)\n",
 				nameWidth, m.name != NULL && m.name[0] != 0 ? m.name : "(unnamed)", m.density, m.friction, m.restitution,
 				m.color[0], m.color[1], m.color[2] );
@@ -127,11 +134,10 @@ static int cliInfoScene( const char* path )
 
 static int cliInfoRecording( const char* path )
 {
-	char error[512];
-	cnRecording* rec = cnRecording_Load( path, error, (int)sizeof( error ) );
+	cnRecording* rec = cnLoadRecording( path );
 	if ( rec == NULL )
 	{
-		cliError( "%s", error );
+		cliError( "%s", cnGetError() );
 		return CLI_BAD_INPUT;
 	}
 	int frames = cnRecording_GetFrameCount( rec );
@@ -161,10 +167,10 @@ static int cliInfoRecording( const char* path )
 	{
 		int shapeCount = cnRecording_GetShapeCount( rec, i );
 		printf( "  %-16s %-9s %d shape%s:", cnRecording_GetBodyName( rec, i ),
-				cnBodyTypeName( cnRecording_GetBodyType( rec, i ) ), shapeCount, shapeCount == 1 ? "" : "s" );
+				cnBodyType_GetName( cnRecording_GetBodyType( rec, i ) ), shapeCount, shapeCount == 1 ? "" : "s" );
 		for ( int j = 0; j < shapeCount; ++j )
 		{
-			printf( " %s", cnShapeTypeName( cnRecording_GetShape( rec, i, j ).type ) );
+			printf( " %s", cnShapeType_GetName( cnRecording_GetShape( rec, i, j ).type ) );
 		}
 		printf( "\n" );
 	}
@@ -172,7 +178,7 @@ static int cliInfoRecording( const char* path )
 	{
 		printf( "  ... and %d more\n", bodyCount - listLimit );
 	}
-	cnRecording_Free( rec );
+	cnDestroyRecording( rec );
 	return CLI_OK;
 }
 

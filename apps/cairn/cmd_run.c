@@ -4,7 +4,7 @@
 // the first step with contacts.
 #include "cli.h"
 
-#include "cairn/fosssim.h"
+#include <math.h>
 
 const char cliRunHelp[] =
 	"usage: cairn run SCENE.json|SCENE.xml [options]\n"
@@ -22,9 +22,11 @@ const char cliRunHelp[] =
 	"  --csv FILE     write every non-static body at every frame as CSV:\n"
 	"                 time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
 	"  --record FILE  write a binary recording (docs/recording-format.md)\n"
+	"  --bodies LIST  limit --csv and --record to these bodies (comma-separated names)\n"
+	"  --every N      write every N-th frame only (frame 0, N, 2N, ...)\n"
 	"  --stats        print per-stage milliseconds per step and the world's counters\n"
 	"  --hash         print 'hash 0x...' of all body positions and orientations at the end\n"
-	"  --quiet        print no summary and no progress bar\n"
+	"  --quiet        print no summary and no progress line\n"
 	"  --dump-contact-system\n"
 	"                 print the contact system of the first step with contacts (lcp, gr-lcp:\n"
 	"                 A, b and the solution lambda; velocity-projection, gr-velocity-projection:\n"
@@ -32,95 +34,80 @@ const char cliRunHelp[] =
 	"                 it only prints that, with other outputs the scene then runs from the start\n"
 	"  -h, --help     show this help\n"
 	"\n"
+	"On a terminal, a run that lasts more than a second shows a progress line (time,\n"
+	"steps per second, speed against real time, time left). Ctrl-C stops it within a\n"
+	"step, even a long one, and writes nothing.\n"
+	"\n"
 	"exit status: 0 ok, 1 runtime failure (a step failed, an output cannot be written),\n"
 	"2 bad input (unknown option, bad value, scene error), 130 interrupted.\n"
 	"Output files appear only complete: they are written as FILE.tmp and renamed at the end.\n"
 	"\n"
-	"example:\n"
-	"  cairn run scenes/bouncing_balls.json --duration 2 --csv balls.csv --hash\n";
+	"examples:\n"
+	"  cairn run scenes/bouncing_balls.json --duration 2 --csv balls.csv --hash\n"
+	"  cairn run scenes/fall3000.json --csv few.csv --bodies box0,box1 --every 6\n";
 
-// Loads a FOSSSim scene with an optional method override; prints the loader's message on failure.
-static cnFosssimScene* cliLoadFosssim( const char* path, const char* method )
-{
-	char error[1024];
-	cnMethod wanted;
-	cnFosssimScene* f = method != NULL && cnMethodFromName( method, &wanted )
-							? cnLoadFosssimWithMethod( path, wanted, error, (int)sizeof( error ) )
-							: cnLoadFosssim( path, error, (int)sizeof( error ) );
-	if ( f == NULL )
-	{
-		cliError( "%s", error );
-	}
-	return f;
-}
-
-#ifdef CLI_HAS_BEFORE_STEP
 // The run loop's per-step hook: the FOSSSim scene's springs and wind for the coming step.
 static bool cliApplyFosssimForces( cnWorld* world, void* context )
 {
 	(void)world;
 	return cnFosssim_ApplyForces( context );
 }
-#endif
 
-// --dump-contact-system: steps a fresh copy of the scene until its first step with contacts and
-// prints that step's contact system on stdout.
+// --dump-contact-system: steps a fresh copy of the scene by its time step until its first step with
+// contacts and prints that step's contact system on stdout.
 static int cliDumpContactSystem( const char* path, const char* method, const double* duration )
 {
 	cnFosssimScene* fosssim = NULL;
-	cnScene* scene = NULL;
-	if ( cnIsFosssimPath( path ) )
-	{
-		fosssim = cliLoadFosssim( path, method );
-		scene = fosssim != NULL ? fosssim->scene : NULL;
-	}
-	else
-	{
-		scene = cliLoadScene( path, method );
-	}
+	cnScene* scene = cliLoadRunScene( path, method, &fosssim );
 	if ( scene == NULL )
 	{
 		return CLI_BAD_INPUT;
 	}
-	if ( duration != NULL )
+	double end = duration != NULL ? *duration : scene->duration;
+	cnContactSystem system = { 0 };
+	if ( cnWorld_CaptureContactSystem( scene->world, &system ) == false )
 	{
-		scene->duration = *duration;
+		cliError( "--dump-contact-system: not available: %s: %s", scene->path, cnGetError() );
+		cliDestroyRunScene( scene, fosssim );
+		return CLI_FAILURE;
 	}
-	char error[1024];
-	cnDumpResult result = cnDumpContactSystem( scene, fosssim, stdout, error, (int)sizeof( error ) );
-	if ( fosssim != NULL )
+	int status = CLI_OK;
+	double h = scene->timeStep;
+	long long steps = (long long)ceil( end / h - 1e-9 );
+	for ( long long i = 0; i < steps && system.captured == false; ++i )
 	{
-		cnDestroyFosssim( fosssim );
+		if ( ( fosssim != NULL && cnFosssim_ApplyForces( fosssim ) == false ) ||
+			 cnWorld_Step( scene->world, h ) == false )
+		{
+			cliError( "%s: step failed at t = %.9g s: %s", scene->path, cnWorld_GetTime( scene->world ), cnGetError() );
+			status = CLI_FAILURE;
+			break;
+		}
 	}
-	else
+	if ( system.captured )
 	{
-		cnDestroyScene( scene );
+		cnFosssim_WriteContactSystem( stdout, &system );
 	}
-	switch ( result )
+	else if ( status == CLI_OK )
 	{
-		case cnDump_printed:
-			return CLI_OK;
-		case cnDump_noContact:
-			// not an error: the scene simply has no contact in its duration
-			fprintf( stderr, "cairn: %s\n", error );
-			return CLI_OK;
-		case cnDump_unavailable:
-			cliError( "--dump-contact-system: not available: %s", error );
-			return CLI_FAILURE;
-		default:
-			cliError( "%s", error );
-			return CLI_FAILURE;
+		// not an error: the scene simply has no contact in its duration
+		fprintf( stderr, "cairn: %s: no contacts in %.9g s\n", scene->path, end );
 	}
+	cnContactSystem_Free( &system );
+	cliDestroyRunScene( scene, fosssim );
+	return status;
 }
 
 int cliRunMain( int argc, char** argv )
 {
-	const char *duration = NULL, *fps = NULL, *method = NULL, *csv = NULL, *record = NULL;
+	const char *duration = NULL, *fps = NULL, *method = NULL, *csv = NULL, *record = NULL, *bodies = NULL,
+			   *every = NULL;
 	bool stats = false, hash = false, quiet = false, dump = false;
 	const cliOption options[] = {
 		{ "--duration", &duration, NULL }, { "--fps", &fps, NULL },		  { "--method", &method, NULL },
-		{ "--csv", &csv, NULL },		   { "--record", &record, NULL }, { "--stats", NULL, &stats },
-		{ "--hash", NULL, &hash },		   { "--quiet", NULL, &quiet },	  { "--dump-contact-system", NULL, &dump },
+		{ "--csv", &csv, NULL },		   { "--record", &record, NULL }, { "--bodies", &bodies, NULL },
+		{ "--every", &every, NULL },	   { "--stats", NULL, &stats },	  { "--hash", NULL, &hash },
+		{ "--quiet", NULL, &quiet },	   { "--dump-contact-system", NULL, &dump },
 	};
 	const char* positional[1];
 	int positionalCount = 0;
@@ -147,11 +134,23 @@ int cliRunMain( int argc, char** argv )
 		return CLI_BAD_INPUT;
 	}
 	cnMethod parsed;
-	if ( method != NULL && cnMethodFromName( method, &parsed ) == false )
+	if ( method != NULL && cnMethod_FromName( method, &parsed ) == false )
 	{
-		cliError( "--method: unknown contact method '%s' (known: %s)", method, cliMethodList() );
+		cliError( "--method: unknown contact method '%s' (known: %s)", method, cnMethod_GetNameList() );
 		return CLI_BAD_INPUT;
 	}
+	long long everyValue = 1;
+	if ( every != NULL && cliParseInt( "--every", every, 1, 1000000000, &everyValue ) == false )
+	{
+		return CLI_BAD_INPUT;
+	}
+	cfg.every = (int)everyValue;
+	if ( bodies != NULL && ( bodies[0] == 0 || ( csv == NULL && record == NULL ) ) )
+	{
+		cliError( "--bodies needs a list of body names, and --csv or --record to limit" );
+		return CLI_BAD_INPUT;
+	}
+	cfg.bodies = bodies;
 	if ( ( csv != NULL && csv[0] == 0 ) || ( record != NULL && record[0] == 0 ) )
 	{
 		cliError( "--csv and --record need a file name" );
@@ -169,36 +168,15 @@ int cliRunMain( int argc, char** argv )
 
 	// FOSSSim scenes carry force elements (springs, wind) applied before every step
 	cnFosssimScene* fosssim = NULL;
-	cnScene* scene = NULL;
-	if ( cnIsFosssimPath( positional[0] ) )
-	{
-		fosssim = cliLoadFosssim( positional[0], method );
-		if ( fosssim == NULL )
-		{
-			return CLI_BAD_INPUT;
-		}
-		if ( cnFosssim_HasForceElements( fosssim ) )
-		{
-#ifdef CLI_HAS_BEFORE_STEP
-			cfg.beforeStep = cliApplyFosssimForces;
-			cfg.beforeStepContext = fosssim;
-#else
-			cliError( "%s: has spring or wind forces, and this build's run loop cannot apply them yet (it has no "
-					  "per-step force hook)",
-					  positional[0] );
-			cnDestroyFosssim( fosssim );
-			return CLI_FAILURE;
-#endif
-		}
-		scene = fosssim->scene;
-	}
-	else
-	{
-		scene = cliLoadScene( positional[0], method );
-	}
+	cnScene* scene = cliLoadRunScene( positional[0], method, &fosssim );
 	if ( scene == NULL )
 	{
 		return CLI_BAD_INPUT;
+	}
+	if ( fosssim != NULL && cnFosssim_HasForceElements( fosssim ) )
+	{
+		cfg.beforeStep = cliApplyFosssimForces;
+		cfg.beforeStepContext = fosssim;
 	}
 	if ( duration == NULL )
 	{
@@ -214,15 +192,8 @@ int cliRunMain( int argc, char** argv )
 	cfg.hash = hash;
 	cfg.quiet = quiet;
 
-	cliRunResult result;
+	cnRunResult result;
 	status = cliSimulate( scene, &cfg, &result );
-	if ( fosssim != NULL )
-	{
-		cnDestroyFosssim( fosssim );
-	}
-	else
-	{
-		cnDestroyScene( scene );
-	}
+	cliDestroyRunScene( scene, fosssim );
 	return status;
 }

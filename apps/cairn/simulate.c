@@ -1,96 +1,85 @@
 // SPDX-License-Identifier: MIT
-// The simulation loop of `cairn run` and `cairn demo`: steps a scene frame by frame, writes the
-// CSV and the binary recording through temporary files, draws a progress bar, prints stats.
+// The simulation of `cairn run` and `cairn demo` on the library's run loop (cnRun): output writers
+// from libcairn_io limited to chosen bodies and frames, a progress line, Ctrl-C, stats and a hash.
 #define _POSIX_C_SOURCE 200809L
 
-#include "cairn/recording.h"
 #include "cli.h"
 
-#include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-// set by SIGINT/SIGTERM so an interrupted run can still delete its temporary files
+// ---------------------------------------------------------------------------------------------
+// interrupts
+
+// the world a signal cancels, and whether one arrived (only the handler writes them, then reads)
+static cnWorld* volatile s_interruptWorld = NULL;
 static volatile sig_atomic_t s_interrupted = 0;
 
 static void cliOnSignal( int signal )
 {
 	(void)signal;
 	s_interrupted = 1;
-}
-
-// Writes a CSV field, quoted (RFC 4180) only when it holds a separator, quote or line break.
-static void cliWriteCsvName( FILE* file, const char* name )
-{
-	if ( strpbrk( name, ",\"\r\n" ) == NULL )
+	// cnWorld_Cancel is an atomic store: safe here, and the step answers within an internal step
+	cnWorld* world = s_interruptWorld;
+	if ( world != NULL )
 	{
-		fputs( name, file );
-		return;
-	}
-	fputc( '"', file );
-	for ( const char* c = name; *c != 0; ++c )
-	{
-		if ( *c == '"' )
-		{
-			fputc( '"', file );
-		}
-		fputc( *c, file );
-	}
-	fputc( '"', file );
-}
-
-static void cliWriteCsvFrame( FILE* file, const cnWorld* world )
-{
-	double time = cnWorld_GetTime( world );
-	int count = cnWorld_GetBodyCount( world );
-	for ( int i = 0; i < count; ++i )
-	{
-		cnBodyId id = cnWorld_GetBody( world, i );
-		if ( cnBody_GetType( world, id ) == cnBody_static )
-		{
-			continue;
-		}
-		cnVec3 x = cnBody_GetPosition( world, id );
-		cnQuat q = cnBody_GetOrientation( world, id );
-		cnVec3 v = cnBody_GetLinearVelocity( world, id );
-		cnVec3 w = cnBody_GetAngularVelocity( world, id );
-		fprintf( file, "%.9g,", time );
-		cliWriteCsvName( file, cnBody_GetName( world, id ) );
-		fprintf( file, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", x.x, x.y, x.z, q.w, q.x,
-				 q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z );
+		cnWorld_Cancel( world );
 	}
 }
 
-// A one-line progress bar on stderr, redrawn at most ten times a second.
-typedef struct cliProgress
+void cliCatchInterrupts( cnWorld* world )
 {
-	bool enabled;
-	double start;
-	double lastDraw;
-	int drawnWidth;
-} cliProgress;
+	s_interrupted = 0;
+	s_interruptWorld = world;
+	struct sigaction action;
+	memset( &action, 0, sizeof( action ) );
+	action.sa_handler = cliOnSignal;
+	sigemptyset( &action.sa_mask );
+	sigaction( SIGINT, &action, NULL );
+	sigaction( SIGTERM, &action, NULL );
+}
 
-static void cliProgress_Update( cliProgress* p, double time, double duration )
+bool cliReleaseInterrupts( void )
 {
-	if ( p->enabled == false )
+	signal( SIGINT, SIG_DFL );
+	signal( SIGTERM, SIG_DFL );
+	s_interruptWorld = NULL;
+	return s_interrupted != 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// progress
+
+// Formats seconds as m:ss (or h:mm:ss).
+static void cliFormatDuration( double seconds, char* text, size_t size )
+{
+	long s = seconds > 0.0 && seconds < 1e9 ? (long)( seconds + 0.5 ) : 0;
+	if ( s >= 3600 )
+	{
+		snprintf( text, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60 );
+	}
+	else
+	{
+		snprintf( text, size, "%ld:%02ld", s / 60, s % 60 );
+	}
+}
+
+void cliDrawProgress( const cnRunProgress* p, void* context )
+{
+	cliProgress* progress = context;
+	// short runs finish before a line would help, so it appears only after a second
+	if ( progress->enabled == false || p->done || p->wallSeconds < 1.0 )
 	{
 		return;
 	}
-	double now = cliNow();
-	// short runs finish before a bar would help, so it appears only after a second
-	if ( now - p->start < 1.0 || now - p->lastDraw < 0.1 )
-	{
-		return;
-	}
-	p->lastDraw = now;
-	double fraction = duration > 0.0 ? time / duration : 1.0;
+	double span = p->endTime - p->startTime;
+	double fraction = span > 0.0 ? ( p->time - p->startTime ) / span : 1.0;
 	fraction = fraction < 0.0 ? 0.0 : ( fraction > 1.0 ? 1.0 : fraction );
 	enum
 	{
-		barWidth = 30
+		barWidth = 24
 	};
 	char bar[barWidth + 1];
 	int filled = (int)( fraction * barWidth );
@@ -99,33 +88,50 @@ static void cliProgress_Update( cliProgress* p, double time, double duration )
 		bar[i] = i < filled ? '#' : '-';
 	}
 	bar[barWidth] = 0;
-	int width = fprintf( stderr, "\r[%s] %3d%%  t = %.2f / %.2f s  ", bar, (int)( 100.0 * fraction ), time, duration );
-	if ( width > p->drawnWidth )
+	char left[32];
+	cliFormatDuration( p->secondsLeft, left, sizeof( left ) );
+	// simulated seconds per wall second say how far from real time the run is
+	double speed = p->wallSeconds > 0.0 ? ( p->time - p->startTime ) / p->wallSeconds : 0.0;
+	int width = fprintf( stderr, "\r%s%s[%s] %3d%%  t = %.2f / %.2f s  %.0f steps/s  %.3gx real time  %s left  ",
+						 progress->label != NULL ? progress->label : "", progress->label != NULL ? ": " : "", bar,
+						 (int)( 100.0 * fraction ), p->time, p->endTime, p->stepsPerSecond, speed, left );
+	if ( width > progress->drawnWidth )
 	{
-		p->drawnWidth = width;
+		progress->drawnWidth = width;
 	}
 	fflush( stderr );
 }
 
-static void cliProgress_Erase( cliProgress* p )
+void cliEraseProgress( cliProgress* progress )
 {
-	if ( p->drawnWidth > 0 )
+	if ( progress->drawnWidth > 0 )
 	{
-		fprintf( stderr, "\r%*s\r", p->drawnWidth, "" );
+		fprintf( stderr, "\r%*s\r", progress->drawnWidth, "" );
 		fflush( stderr );
-		p->drawnWidth = 0;
+		progress->drawnWidth = 0;
 	}
 }
 
-// Sums of the per-step stats, for averages.
-typedef struct cliStatSums
-{
-	double stage[6];
-	double counter[7];
-	int64_t steps;
-} cliStatSums;
+// ---------------------------------------------------------------------------------------------
+// stats
 
-static void cliStatCounters( const cnStats* s, double counter[7] )
+enum
+{
+	cliStageCount = 8,
+	cliCounterCount = 7,
+};
+
+// Sums of the per-step stats, for averages, and the before-step hook of the caller.
+typedef struct cliRunState
+{
+	const cliRunConfig* cfg;
+	cliProgress progress;
+	double stage[cliStageCount];
+	double counter[cliCounterCount];
+	int64_t steps;
+} cliRunState;
+
+static void cliStatCounters( const cnStats* s, double counter[cliCounterCount] )
 {
 	counter[0] = s->bodyCount;
 	counter[1] = s->awakeBodyCount;
@@ -136,43 +142,67 @@ static void cliStatCounters( const cnStats* s, double counter[7] )
 	counter[6] = s->islandCount;
 }
 
-static void cliStatSums_Add( cliStatSums* sums, const cnStats* s )
+static bool cliAfterStep( cnWorld* world, void* context )
 {
-	double stage[6] = { s->broadPhaseMs, s->narrowPhaseMs, s->solveMs, s->integrateMs, s->islandMs, s->stepMs };
-	double counter[7];
-	cliStatCounters( s, counter );
-	for ( int i = 0; i < 6; ++i )
+	cliRunState* state = context;
+	cnStats s = cnWorld_GetStats( world );
+	double stage[cliStageCount] = { s.forcesMs,	   s.broadPhaseMs, s.narrowPhaseMs, s.solveMs,
+									s.integrateMs, s.finishMs,	   s.islandMs,		s.stepMs };
+	double counter[cliCounterCount];
+	cliStatCounters( &s, counter );
+	for ( int i = 0; i < cliStageCount; ++i )
 	{
-		sums->stage[i] += stage[i];
+		state->stage[i] += stage[i];
 	}
-	for ( int i = 0; i < 7; ++i )
+	for ( int i = 0; i < cliCounterCount; ++i )
 	{
-		sums->counter[i] += counter[i];
+		state->counter[i] += counter[i];
 	}
-	sums->steps += 1;
+	state->steps += 1;
+	return true;
 }
 
-static void cliPrintStats( const cliStatSums* sums, const cnWorld* world, double stepSize, double wallSeconds )
+static void cliRunProgress( const cnRunProgress* p, void* context )
 {
-	static const char* stageNames[6] = { "broad phase", "narrow phase", "solve", "integrate", "islands", "total" };
-	static const char* counterNames[7] = { "bodies",   "awake bodies",	  "pairs",  "contacts",
-										   "touching", "manifold points", "islands" };
-	double n = sums->steps > 0 ? (double)sums->steps : 1.0;
-	cnWorldDef def = cnWorld_GetDef( world );
-	printf( "stats: %lld steps of %.9g s, %d sub-steps, %.3f s wall\n", (long long)sums->steps, stepSize, def.subSteps,
-			wallSeconds );
-	printf( "  %-16s %10s\n", "stage", "ms/step" );
-	for ( int i = 0; i < 6; ++i )
+	cliDrawProgress( p, &( (cliRunState*)context )->progress );
+}
+
+static bool cliBeforeStep( cnWorld* world, void* context )
+{
+	cliRunState* state = context;
+	if ( state->cfg->beforeStep( world, state->cfg->beforeStepContext ) )
 	{
-		printf( "  %-16s %10.4f\n", stageNames[i], sums->stage[i] / n );
+		return true;
+	}
+	return cnSetError( cnError_stepFailed, "applying forces failed: %s", cnGetError() );
+}
+
+static void cliPrintStats( const cliRunState* state, const cnWorld* world, double stepSize, double wallSeconds )
+{
+	static const char* stageNames[cliStageCount] = { "forces", "broad phase", "narrow phase", "solve",
+													 "integrate", "finish",	   "islands",	   "total" };
+	static const char* counterNames[cliCounterCount] = { "bodies",	 "awake bodies",	"pairs",  "contacts",
+														 "touching", "manifold points", "islands" };
+	double n = state->steps > 0 ? (double)state->steps : 1.0;
+	cnWorldDef def = cnWorld_GetDef( world );
+	printf( "stats: %lld steps of %.9g s, method %s", (long long)state->steps, stepSize, cnMethod_GetName( def.method ) );
+	if ( cnMethod_GetFlags( def.method ) & cnMethodFlag_subSteps )
+	{
+		printf( " with %d sub-steps", def.settings.impulse.subSteps );
+	}
+	printf( ", %.3f s wall\n", wallSeconds );
+	printf( "  %-16s %10s\n", "stage", "ms/step" );
+	for ( int i = 0; i < cliStageCount; ++i )
+	{
+		printf( "  %-16s %10.4f\n", stageNames[i], state->stage[i] / n );
 	}
 	cnStats last = cnWorld_GetStats( world );
-	double final[7];
+	double final[cliCounterCount];
 	cliStatCounters( &last, final );
 	printf( "  %-16s %10s %10s\n", "counter", "final", "mean" );
-	for ( int i = 0; i < 7; ++i )
+	for ( int i = 0; i < cliCounterCount; ++i )
 	{
-		printf( "  %-16s %10.0f %10.1f\n", counterNames[i], final[i], sums->counter[i] / n );
+		printf( "  %-16s %10.0f %10.1f\n", counterNames[i], final[i], state->counter[i] / n );
 	}
 	if ( last.frictionFallbackCount > 0 )
 	{
@@ -186,190 +216,158 @@ static void cliPrintStats( const cliStatSums* sums, const cnWorld* world, double
 	}
 }
 
-// Names "path.tmp"; the caller frees it.
-static char* cliTempPath( const char* path )
+// ---------------------------------------------------------------------------------------------
+// outputs
+
+// Resolves "--bodies a,b,c" into ids; prints a message and returns -1 for an unknown name.
+static int cliSelectBodies( const cnScene* scene, const char* names, cnBodyId** ids )
 {
-	size_t length = strlen( path );
-	char* temp = malloc( length + 5 );
-	if ( temp != NULL )
+	int capacity = 1;
+	for ( const char* c = names; *c != 0; ++c )
 	{
-		memcpy( temp, path, length );
-		memcpy( temp + length, ".tmp", 5 );
+		capacity += *c == ',';
 	}
-	return temp;
+	*ids = malloc( sizeof( cnBodyId ) * (size_t)capacity );
+	char* copy = malloc( strlen( names ) + 1 );
+	if ( *ids == NULL || copy == NULL )
+	{
+		free( copy );
+		cliError( "out of memory" );
+		return -1;
+	}
+	strcpy( copy, names );
+	int count = 0;
+	for ( char* name = copy; name != NULL; )
+	{
+		char* comma = strchr( name, ',' );
+		if ( comma != NULL )
+		{
+			*comma = 0;
+		}
+		cnBodyId id = cnWorld_FindBody( scene->world, name );
+		if ( id.index < 0 )
+		{
+			cliError( "--bodies: %s has no body named '%s'", scene->path, name );
+			free( copy );
+			return -1;
+		}
+		( *ids )[count++] = id;
+		name = comma != NULL ? comma + 1 : NULL;
+	}
+	free( copy );
+	return count;
 }
 
-int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cliRunResult* result )
+int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 {
 	cnWorld* world = scene->world;
 	memset( result, 0, sizeof( *result ) );
-
-	// k steps per frame, each (1/fps)/k <= timestep, so frames fall exactly on multiples of 1/fps;
-	// the 1e-9 keeps a ratio like 2.0000000000000004 from becoming 3 steps
-	double frameTime = 1.0 / cfg->fps;
-	double k = ceil( frameTime / scene->timeStep - 1e-9 );
-	k = k < 1.0 ? 1.0 : k;
-	double frames = floor( cfg->duration * cfg->fps + 1e-9 ) + 1.0;
-	if ( k > 1e9 || frames > 1e9 || k * frames > 1e12 )
-	{
-		cliError( "%s: %.9g s at %.9g fps with a %.9g s timestep is too many steps or frames", scene->path,
-				  cfg->duration, cfg->fps, scene->timeStep );
-		return CLI_BAD_INPUT;
-	}
-	int stepsPerFrame = (int)k;
-	int frameCount = (int)frames;
-	double stepSize = frameTime / k;
-
 	if ( cfg->csvPath != NULL && cfg->recordPath != NULL && strcmp( cfg->csvPath, cfg->recordPath ) == 0 )
 	{
 		cliError( "--csv and --record name the same file '%s'", cfg->csvPath );
 		return CLI_BAD_INPUT;
 	}
 
-	// open the outputs under temporary names
-	FILE* csv = NULL;
-	char* csvTemp = NULL;
+	cnBodyId* bodies = NULL;
+	int bodyCount = 0;
+	if ( cfg->bodies != NULL && ( bodyCount = cliSelectBodies( scene, cfg->bodies, &bodies ) ) < 0 )
+	{
+		free( bodies );
+		return CLI_BAD_INPUT;
+	}
+
+	// the writers, each under a temporary name until the run has finished
+	cnFrameWriter writers[2];
+	int writerCount = 0;
+	cnCsvWriter* csv = NULL;
 	cnRecorder* recorder = NULL;
 	int status = CLI_OK;
 	if ( cfg->csvPath != NULL )
 	{
-		csvTemp = cliTempPath( cfg->csvPath );
-		csv = csvTemp != NULL ? fopen( csvTemp, "w" ) : NULL;
+		cnCsvWriterDef def = cnDefaultCsvWriterDef();
+		def.path = cfg->csvPath;
+		def.bodies = bodies;
+		def.bodyCount = bodyCount;
+		csv = cnCreateCsvWriter( world, &def );
 		if ( csv == NULL )
 		{
-			cliError( "%s: cannot write: %s", csvTemp != NULL ? csvTemp : cfg->csvPath, strerror( errno ) );
-			free( csvTemp );
-			return CLI_FAILURE;
+			cliError( "%s", cnGetError() );
+			status = CLI_FAILURE;
+			goto cleanup;
 		}
-		setvbuf( csv, NULL, _IOFBF, 1 << 16 );
-		fputs( "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", csv );
+		writers[writerCount++] = cnCsvWriter_AsFrameWriter( csv );
 	}
 	if ( cfg->recordPath != NULL )
 	{
-		char error[512];
-		recorder = cnRecorder_Create( cfg->recordPath, world, scene->name, cfg->fps, error, (int)sizeof( error ) );
+		cnRecorderDef def = cnDefaultRecorderDef();
+		def.path = cfg->recordPath;
+		def.sceneName = scene->name;
+		def.fps = cfg->fps;
+		def.bodies = bodies;
+		def.bodyCount = bodyCount;
+		recorder = cnCreateRecorder( world, &def );
 		if ( recorder == NULL )
 		{
-			cliError( "%s", error );
+			cliError( "%s", cnGetError() );
 			status = CLI_FAILURE;
 			goto cleanup;
 		}
+		writers[writerCount++] = cnRecorder_AsFrameWriter( recorder );
 	}
 
-	s_interrupted = 0;
-	void ( *oldInt )( int ) = signal( SIGINT, cliOnSignal );
-	void ( *oldTerm )( int ) = signal( SIGTERM, cliOnSignal );
+	cliRunState state = { 0 };
+	state.cfg = cfg;
+	state.progress.enabled = cfg->quiet == false && isatty( fileno( stderr ) );
 
-	cliProgress progress = { 0 };
-	progress.enabled = cfg->quiet == false && isatty( fileno( stderr ) );
-	cliStatSums sums = { 0 };
-	double start = cliNow();
-	progress.start = start;
+	cnRunDef def = cnScene_GetRunDef( scene );
+	def.duration = cfg->duration;
+	def.fps = cfg->fps;
+	def.frameStride = cfg->every > 0 ? cfg->every : 1;
+	def.writers = writers;
+	def.writerCount = writerCount;
+	def.beforeStep = cfg->beforeStep != NULL ? cliBeforeStep : NULL;
+	def.afterStep = cfg->stats ? cliAfterStep : NULL;
+	def.progress = state.progress.enabled ? cliRunProgress : NULL;
+	def.context = &state;
 
-	for ( int frame = 0; frame < frameCount && status == CLI_OK; ++frame )
+	cliCatchInterrupts( world );
+	*result = cnRun( world, &def );
+	bool interrupted = cliReleaseInterrupts();
+	cliEraseProgress( &state.progress );
+
+	switch ( result->status )
 	{
-		for ( int step = 0; frame > 0 && step < stepsPerFrame; ++step )
-		{
-			if ( cfg->beforeStep != NULL && cfg->beforeStep( world, cfg->beforeStepContext ) == false )
-			{
-				cliProgress_Erase( &progress );
-				cliError( "%s: applying forces failed at t = %.9g s: %s", scene->path, cnWorld_GetTime( world ),
-						  cnWorld_GetError( world ) );
-				status = CLI_FAILURE;
-				break;
-			}
-			if ( cnWorld_Step( world, stepSize ) == false )
-			{
-				cliProgress_Erase( &progress );
-				cliError( "%s: step failed at t = %.9g s: %s", scene->path, cnWorld_GetTime( world ),
-						  cnWorld_GetError( world ) );
-				status = CLI_FAILURE;
-				break;
-			}
-			if ( cfg->stats )
-			{
-				cnStats stats = cnWorld_GetStats( world );
-				cliStatSums_Add( &sums, &stats );
-			}
-			result->stepCount += 1;
-			if ( s_interrupted )
-			{
-				break;
-			}
-			cliProgress_Update( &progress, cnWorld_GetTime( world ), cfg->duration );
-		}
-		if ( s_interrupted )
-		{
-			cliProgress_Erase( &progress );
+		case cnRun_finished:
+			break;
+		case cnRun_cancelled:
+		case cnRun_stopped:
 			cliError( "interrupted at t = %.9g s; no output written", cnWorld_GetTime( world ) );
 			status = CLI_INTERRUPTED;
-		}
-		if ( status != CLI_OK )
-		{
-			break;
-		}
-		if ( csv != NULL )
-		{
-			cliWriteCsvFrame( csv, world );
-		}
-		if ( recorder != NULL && cnRecorder_AddFrame( recorder, world ) == false )
-		{
-			cliProgress_Erase( &progress );
-			cliError( "%s", cnRecorder_GetError( recorder ) );
-			status = CLI_FAILURE;
-		}
-		result->frameCount = frame + 1;
-	}
-	result->wallSeconds = cliNow() - start;
-	result->stepsPerFrame = stepsPerFrame;
-	result->stepSize = stepSize;
-	cliProgress_Erase( &progress );
-	signal( SIGINT, oldInt );
-	signal( SIGTERM, oldTerm );
-	if ( status != CLI_OK )
-	{
-		goto cleanup;
-	}
-
-	// close everything under temporary names first, then rename, so a failure leaves nothing
-	if ( csv != NULL )
-	{
-		bool ok = ferror( csv ) == 0;
-		ok = fclose( csv ) == 0 && ok;
-		csv = NULL;
-		if ( ok == false )
-		{
-			cliError( "%s: write failed", csvTemp );
-			status = CLI_FAILURE;
 			goto cleanup;
-		}
-	}
-	if ( recorder != NULL )
-	{
-		char error[512];
-		bool ok = cnRecorder_Finish( recorder, error, (int)sizeof( error ) );
-		recorder = NULL;
-		if ( ok == false )
-		{
-			cliError( "%s", error );
-			status = CLI_FAILURE;
+		case cnRun_failed:
+			if ( interrupted )
+			{
+				cliError( "interrupted at t = %.9g s; no output written", cnWorld_GetTime( world ) );
+				status = CLI_INTERRUPTED;
+			}
+			else if ( cnGetErrorCode() == cnError_stepFailed )
+			{
+				cliError( "%s: step failed at t = %.9g s: %s", scene->path, cnWorld_GetTime( world ), cnGetError() );
+				status = CLI_FAILURE;
+			}
+			else
+			{
+				cliError( "%s", cnGetError() );
+				status = cnGetErrorCode() == cnError_invalidArgument ? CLI_BAD_INPUT : CLI_FAILURE;
+			}
 			goto cleanup;
-		}
 	}
-	if ( csvTemp != NULL && rename( csvTemp, cfg->csvPath ) != 0 )
-	{
-		cliError( "%s: cannot rename %s to it: %s", cfg->csvPath, csvTemp, strerror( errno ) );
-		status = CLI_FAILURE;
-		goto cleanup;
-	}
-	free( csvTemp );
-	csvTemp = NULL;
 
 	if ( cfg->quiet == false )
 	{
 		printf( "%s: simulated %.9g s in %.3f s: %d frames at %.9g fps, %lld steps of %.9g s (%d per frame)\n",
-				scene->name, cnWorld_GetTime( world ), result->wallSeconds, frameCount, cfg->fps,
-				(long long)result->stepCount, stepSize, stepsPerFrame );
+				scene->name, cnWorld_GetTime( world ), result->wallSeconds, result->frameCount, cfg->fps,
+				(long long)result->stepCount, result->stepSize, result->stepsPerFrame );
 		if ( cfg->csvPath != NULL )
 		{
 			printf( "wrote %s\n", cfg->csvPath );
@@ -381,24 +379,17 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cliRunResult* result )
 	}
 	if ( cfg->stats )
 	{
-		cliPrintStats( &sums, world, stepSize, result->wallSeconds );
+		cliPrintStats( &state, world, result->stepSize, result->wallSeconds );
 	}
 	if ( cfg->hash )
 	{
 		printf( "hash 0x%016llx\n", (unsigned long long)cnWorld_Hash( world ) );
 	}
-	return CLI_OK;
 
 cleanup:
-	if ( csv != NULL )
-	{
-		fclose( csv );
-	}
-	if ( csvTemp != NULL )
-	{
-		remove( csvTemp );
-		free( csvTemp );
-	}
-	cnRecorder_Abort( recorder );
+	// an unfinished writer removes its temporary file
+	cnDestroyCsvWriter( csv );
+	cnDestroyRecorder( recorder );
+	free( bodies );
 	return status;
 }

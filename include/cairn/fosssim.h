@@ -5,7 +5,7 @@
 // A FOSSSim rigid body is a closed polygon of point masses whose edges are thickened by a radius r:
 // mass = sum m_i, centre of mass = the mass-weighted mean of the vertices, I = sum m_i |x_i - c|^2.
 // Each body becomes a dynamic (or, with fixed="1", static) Cairn body whose origin is its centre of
-// mass, with one polygon shape. Gravity becomes the world's gravity; springs and wind are force
+// mass, with one polygon shape. Part of libcairn_io. Gravity becomes the world's gravity; springs and wind are force
 // elements that cnFosssim_ApplyForces turns into forces before each step.
 #pragma once
 
@@ -82,61 +82,45 @@ typedef struct cnFosssimScene
 	cnFosssimDisplay display;
 } cnFosssimScene;
 
-/// Loads a FOSSSim XML scene. Returns NULL on failure and writes one line into error:
+/// Loads a FOSSSim XML scene; NULL on failure with one line in cnGetError():
 /// "FILE:LINE: reason" (e.g. "t.xml:12: <rigidbody>: vertex index 7 out of range (6 vertices)").
 /// The world is planar; its method follows <rigidbodycollisionhandling response=...> (without that
 /// tag shapes never collide and the world uses the lcp method only to integrate: it then never
 /// has contacts); its integrator and time step follow <rigidbodyintegrator type dt>.
-cnFosssimScene* cnLoadFosssim( const char* path, char* error, int errorCapacity );
+CN_API cnFosssimScene* cnLoadFosssim( const char* path );
 
 /// Same with the world's contact method replaced (the material still follows the file's response:
 /// elastic for gr-*, inelastic otherwise; without collision handling shapes still never collide).
-cnFosssimScene* cnLoadFosssimWithMethod( const char* path, cnMethod method, char* error, int errorCapacity );
+CN_API cnFosssimScene* cnLoadFosssimWithMethod( const char* path, cnMethod method );
 
 /// Frees the FOSSSim parts and hands back the cnScene (the caller destroys it with cnDestroyScene).
-cnScene* cnFosssim_ReleaseScene( cnFosssimScene* fosssim );
+CN_API cnScene* cnFosssim_ReleaseScene( cnFosssimScene* fosssim );
 
 /// Frees a FOSSSim scene, its cnScene and world.
-void cnDestroyFosssim( cnFosssimScene* fosssim );
+CN_API void cnDestroyFosssim( cnFosssimScene* fosssim );
 
 /// Applies the springs' and winds' forces at the current state through cnBody_ApplyForce, for the
 /// next step only: call it before every cnWorld_Step (FOSSSim evaluates forces at the start of a
 /// step, for both of its integrators). Returns false when a body call fails.
-bool cnFosssim_ApplyForces( cnFosssimScene* fosssim );
+CN_API bool cnFosssim_ApplyForces( cnFosssimScene* fosssim );
 
 /// True when the scene has force elements (springs or wind) that need cnFosssim_ApplyForces.
-bool cnFosssim_HasForceElements( const cnFosssimScene* fosssim );
+CN_API bool cnFosssim_HasForceElements( const cnFosssimScene* fosssim );
 
 /// Loads a FOSSSim scene as a plain cnScene. Scenes with springs or wind fail with a message that
 /// says so, because a cnScene cannot apply them: use cnLoadFosssim for those.
-cnScene* cnLoadFosssimScene( const char* path, char* error, int errorCapacity );
+CN_API cnScene* cnLoadFosssimScene( const char* path );
 
-/// What cnDumpContactSystem did.
-typedef enum cnDumpResult
-{
-	/// the system of the first step with contacts was printed
-	cnDump_printed = 0,
-	/// no step up to the scene's duration had contacts
-	cnDump_noContact,
-	/// the world's method does not assemble a contact system (not lcp, velocity-projection, gr-*)
-	cnDump_unavailable,
-	/// a step failed (error says why)
-	cnDump_failed,
-} cnDumpResult;
-
-/// Steps the scene (applying the force elements of forces, which may be NULL) until the first step
-/// of a velocity-level method with contacts, at most to scene->duration, and prints that step's
-/// contact system to out the way FOSSSim's oracle comments print it: "A = ...", "b = ..." (and the
-/// LCP's solution "lambda = ...") for lcp and gr-lcp; "M = ...", "-M \dot q = ...", "N = ..." for the
-/// projections. Rows are the free bodies' (x, y, theta) in body order (3D worlds: 6 per body), fixed
-/// bodies left out; columns of N (rows of A) are Cairn's contact points in contact order, which may
-/// differ from FOSSSim's order. Numbers print with 6 significant digits. The world is advanced:
-/// reload the scene to simulate from the start. error gets one line unless the result is printed.
-cnDumpResult cnDumpContactSystem( cnScene* scene, cnFosssimScene* forces, FILE* out, char* error,
-								  int errorCapacity );
+/// Prints a captured contact system (cnWorld_CaptureContactSystem) the way FOSSSim's oracle comments
+/// print it: "A = ...", "b = ..." and the LCP's solution "lambda = ..." for lcp and gr-lcp; "M = ...",
+/// "-M \dot q = ...", "N = ..." for the projections, after one line saying when and what. Rows are
+/// the free bodies' (x, y, theta) in body order (3D worlds: 6 per body), fixed bodies left out;
+/// columns of N (rows of A) are Cairn's contact points in contact order, which may differ from
+/// FOSSSim's order. Numbers print with 6 significant digits. False when system was not captured.
+CN_API bool cnFosssim_WriteContactSystem( FILE* out, const cnContactSystem* system );
 
 /// True when path ends in ".xml" (any case): the files the command-line tool loads as FOSSSim scenes.
-bool cnIsFosssimPath( const char* path );
+CN_API bool cnIsFosssimPath( const char* path );
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,8 @@
 // documented in docs/recording-format.md.
 //
 // The writer writes into "path.tmp" and renames it to path only in cnRecorder_Finish, so a
-// crashed or aborted run never leaves a half-written recording under the real name.
+// crashed or aborted run never leaves a half-written recording under the real name; it can also
+// record into memory. Part of libcairn_io.
 #pragma once
 
 #include "cairn/cairn.h"
@@ -50,7 +51,7 @@ typedef struct cnRecordedShape
 	cnVec3 normal;
 	double offset;
 	/// polygon: vertexCount vertices (x, y, 0) in the shape frame, owned by the recording (valid until
-	/// cnRecording_Free); 0 and NULL for the other types
+	/// cnDestroyRecording); 0 and NULL for the other types
 	int vertexCount;
 	const cnVec3* vertices;
 	/// shape frame relative to the body frame
@@ -61,82 +62,102 @@ typedef struct cnRecordedShape
 // ---------------------------------------------------------------------------------------------
 // writer
 
-/// Starts a recording of every body the world has now: writes the header and the body and shape
-/// descriptions into "path.tmp". fps is informational (frames are added by the caller) and must
-/// be > 0. Returns NULL and writes a message into error when the file cannot be written or an
-/// argument is invalid.
-cnRecorder* cnRecorder_Create( const char* path, const cnWorld* world, const char* sceneName, double fps, char* error,
-							   int errorCapacity );
+/// What to record.
+typedef struct cnRecorderDef
+{
+	/// the file (written as "path.tmp" until cnRecorder_Finish renames it); NULL records into
+	/// memory (cnRecorder_GetBytes)
+	const char* path;
+	/// the scene name stored in the recording (NULL: "")
+	const char* sceneName;
+	/// frame rate stored in the recording, informational (frames are added by the caller); > 0
+	double fps;
+	/// the bodies to record, in this order (NULL: every body the world has now, in creation order)
+	const cnBodyId* bodies;
+	int bodyCount;
+} cnRecorderDef;
 
-/// Appends one frame: the world time and the transform of every recorded body. Returns false
-/// when writing failed or a recorded body no longer exists (see cnRecorder_GetError); the
-/// recorder then refuses further frames and cnRecorder_Finish fails.
-bool cnRecorder_AddFrame( cnRecorder* recorder, const cnWorld* world );
+/// Defaults: memory, no name, 60 fps, every body.
+CN_API cnRecorderDef cnDefaultRecorderDef( void );
+
+/// Starts a recording: writes the header and the description of the recorded bodies and their
+/// shapes. NULL when the file cannot be written or the def is invalid.
+CN_API cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def );
+
+/// Appends one frame: the world time and the transform of every recorded body. Returns false when
+/// writing failed or a recorded body no longer exists; the recorder then refuses further frames and
+/// cnRecorder_Finish fails.
+CN_API bool cnRecorder_AddFrame( cnRecorder* recorder, const cnWorld* world );
 
 /// Number of frames added so far.
-int cnRecorder_GetFrameCount( const cnRecorder* recorder );
+CN_API int cnRecorder_GetFrameCount( const cnRecorder* recorder );
 
-/// Message of the first failure ("" when none).
-const char* cnRecorder_GetError( const cnRecorder* recorder );
+/// Completes the recording: writes the frame count into the header; a file recording is closed and
+/// renamed from "path.tmp" to path. False when a frame or the write failed (nothing is left under
+/// the path).
+CN_API bool cnRecorder_Finish( cnRecorder* recorder );
 
-/// Writes the frame count into the header, closes the file and renames "path.tmp" to path.
-/// Frees the recorder in every case; on failure removes the temporary file and returns false
-/// with a message in error.
-bool cnRecorder_Finish( cnRecorder* recorder, char* error, int errorCapacity );
+/// A finished memory recording: its bytes (valid until the recorder is destroyed) and their count;
+/// NULL for a file recording or before cnRecorder_Finish.
+CN_API const void* cnRecorder_GetBytes( const cnRecorder* recorder, size_t* size );
 
-/// Closes and deletes the temporary file and frees the recorder (NULL is allowed).
-void cnRecorder_Abort( cnRecorder* recorder );
+/// Frees the recorder; an unfinished file recording leaves no file (NULL is allowed).
+CN_API void cnDestroyRecorder( cnRecorder* recorder );
+
+/// The recorder as a cnRun frame writer (its finish completes or discards the recording; the
+/// recorder is still the caller's to destroy).
+CN_API cnFrameWriter cnRecorder_AsFrameWriter( cnRecorder* recorder );
 
 // ---------------------------------------------------------------------------------------------
 // reader
 
 /// True when the file exists and starts with CN_RECORDING_MAGIC (it may still be corrupt).
-bool cnIsRecordingFile( const char* path );
+CN_API bool cnIsRecordingFile( const char* path );
 
-/// Reads and validates a whole recording. Returns NULL and writes one line "PATH: reason" into
-/// error for a missing, truncated, corrupt or newer-version file.
-cnRecording* cnRecording_Load( const char* path, char* error, int errorCapacity );
+/// Reads and validates a whole recording; NULL with "PATH: reason" in cnGetError() for a missing,
+/// truncated, corrupt or newer-version file.
+CN_API cnRecording* cnLoadRecording( const char* path );
 
 /// Reads and validates a recording held in memory (size bytes at data, not kept): what a program
-/// that got the file elsewhere (a network, an archive) loads. Errors read "SOURCENAME: reason".
-cnRecording* cnRecording_LoadMemory( const void* data, size_t size, const char* sourceName, char* error,
-									 int errorCapacity );
+/// that got the bytes elsewhere (a memory recorder, a network, an archive) loads. Errors read
+/// "SOURCENAME: reason".
+CN_API cnRecording* cnLoadRecordingFromMemory( const void* data, size_t size, const char* sourceName );
 
 /// Frees a recording (NULL is allowed).
-void cnRecording_Free( cnRecording* recording );
+CN_API void cnDestroyRecording( cnRecording* recording );
 
 /// Format version of the file.
-int cnRecording_GetVersion( const cnRecording* recording );
+CN_API int cnRecording_GetVersion( const cnRecording* recording );
 
 /// Name of the scene the recording was made from.
-const char* cnRecording_GetSceneName( const cnRecording* recording );
+CN_API const char* cnRecording_GetSceneName( const cnRecording* recording );
 
 /// The frame rate the writer declared.
-double cnRecording_GetFps( const cnRecording* recording );
+CN_API double cnRecording_GetFps( const cnRecording* recording );
 
 /// Number of frames.
-int cnRecording_GetFrameCount( const cnRecording* recording );
+CN_API int cnRecording_GetFrameCount( const cnRecording* recording );
 
 /// Simulated time of a frame (0 when frame is out of range).
-double cnRecording_GetFrameTime( const cnRecording* recording, int frame );
+CN_API double cnRecording_GetFrameTime( const cnRecording* recording, int frame );
 
 /// Number of bodies.
-int cnRecording_GetBodyCount( const cnRecording* recording );
+CN_API int cnRecording_GetBodyCount( const cnRecording* recording );
 
 /// Name of a body ("" when body is out of range).
-const char* cnRecording_GetBodyName( const cnRecording* recording, int body );
+CN_API const char* cnRecording_GetBodyName( const cnRecording* recording, int body );
 
 /// Type of a body (static when body is out of range).
-cnBodyType cnRecording_GetBodyType( const cnRecording* recording, int body );
+CN_API cnBodyType cnRecording_GetBodyType( const cnRecording* recording, int body );
 
 /// Number of shapes of a body (0 when body is out of range).
-int cnRecording_GetShapeCount( const cnRecording* recording, int body );
+CN_API int cnRecording_GetShapeCount( const cnRecording* recording, int body );
 
 /// A shape of a body (a zero sphere when out of range).
-cnRecordedShape cnRecording_GetShape( const cnRecording* recording, int body, int shape );
+CN_API cnRecordedShape cnRecording_GetShape( const cnRecording* recording, int body, int shape );
 
 /// Transform of a body's frame at a frame (identity when out of range).
-cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int frame, int body );
+CN_API cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int frame, int body );
 
 #ifdef __cplusplus
 }

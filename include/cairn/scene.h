@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Cairn scenes: a world plus its run settings, loaded from a JSON file (docs/scene-format.md).
-// The loader checks every value and either returns a complete scene or NULL with a one-line
-// message "FILE: JSONPATH: reason"; it never returns a half-built scene.
+// Cairn scenes: a world plus its run settings, loaded from a JSON file (docs/scene-format.md). Part
+// of libcairn_io. The loader checks every value and either returns a complete scene or NULL with a
+// one-line message in cnGetError(): "FILE: JSONPATH: reason"; it never returns a half-built scene.
+// The world's method and its settings (sub-steps, ...) are in the world: cnWorld_GetDef.
 #pragma once
 
 #include "cairn/cairn.h"
@@ -13,31 +14,39 @@ extern "C" {
 /// A loaded scene: the world plus the run settings the file gave.
 typedef struct cnScene
 {
-	cnWorld* world; // owned by the scene
-	char* name; // "name" key, or the file's base name
-	char* description; // "" when absent
-	char* path; // the file it came from (cnLoadSceneFromString: its sourceName, or "<string>")
-	double timeStep; // "timestep", default 1/120 s
-	double duration; // "duration", default 5 s
-	double fps; // "fps", default 60
-	cnMethod method; // "method"
-	int subSteps; // "substeps", default 8
+	/// owned by the scene
+	cnWorld* world;
+	/// "name" key, or the file's base name
+	char* name;
+	/// "" when absent
+	char* description;
+	/// the file it came from (cnLoadSceneFromString: its sourceName, or "<string>")
+	char* path;
+	/// "timestep": the longest step a run takes, default 1/120 s
+	double timeStep;
+	/// "duration", default 5 s
+	double duration;
+	/// "fps", default 60
+	double fps;
 } cnScene;
 
-/// Loads a JSON scene file. Returns NULL on failure and writes one line into error:
+/// Loads a JSON scene file; NULL on failure with one line in cnGetError():
 ///   "FILE: JSONPATH: reason"  e.g.  "scenes/x.json: bodies[1].shapes[0].radius: must be > 0"
-///   (for JSON syntax errors "FILE:LINE:COL: syntax error ..."; for a missing file "FILE: cannot open: <strerror>").
-cnScene* cnLoadScene( const char* path, char* error, int errorCapacity );
+///   (JSON syntax errors: "FILE:LINE:COL: syntax error ..."; a missing file: "FILE: cannot open: ...").
+CN_API cnScene* cnLoadScene( const char* path );
 
 /// Same with the scene's "method" replaced by method (the file's own value is still checked): what
 /// `cairn run --method` and `cairn compare` load, since a world's method is fixed at creation.
-cnScene* cnLoadSceneWithMethod( const char* path, cnMethod method, char* error, int errorCapacity );
+CN_API cnScene* cnLoadSceneWithMethod( const char* path, cnMethod method );
 
 /// Same from a string; sourceName is used in messages.
-cnScene* cnLoadSceneFromString( const char* json, const char* sourceName, char* error, int errorCapacity );
+CN_API cnScene* cnLoadSceneFromString( const char* json, const char* sourceName );
 
-/// Frees the scene and its world.
-void cnDestroyScene( cnScene* scene );
+/// Frees the scene and its world (NULL is allowed).
+CN_API void cnDestroyScene( cnScene* scene );
+
+/// A run def with the scene's run settings: its duration, fps, and its time step as the longest step.
+CN_API cnRunDef cnScene_GetRunDef( const cnScene* scene );
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,15 @@
 extern "C" {
 #endif
 
+/// Marks the functions a Cairn shared library exports; everything else it builds is hidden.
+#if defined( _WIN32 ) && defined( CAIRN_BUILDING_SHARED )
+#define CN_API __declspec( dllexport )
+#elif defined( __GNUC__ )
+#define CN_API __attribute__( ( visibility( "default" ) ) )
+#else
+#define CN_API
+#endif
+
 /// Opaque simulation world.
 typedef struct cnWorld cnWorld;
 
@@ -30,12 +39,20 @@ typedef struct cnShapeId
 	uint32_t generation;
 } cnShapeId;
 
+/// A user force handle (cnCreateForce), validated like a body id.
+typedef struct cnForceId
+{
+	int32_t index;
+	uint32_t generation;
+} cnForceId;
+
 /// A material is an index into the world's material table (0 is the default material).
 typedef int32_t cnMaterialId;
 
-/// The id that refers to nothing.
+/// The ids that refer to nothing.
 static const cnBodyId cnBodyId_null = { -1, 0 };
 static const cnShapeId cnShapeId_null = { -1, 0 };
+static const cnForceId cnForceId_null = { -1, 0 };
 
 /// What kind of failure the calling thread's last failed call had (cnGetErrorCode).
 typedef enum cnErrorCode
@@ -82,6 +99,29 @@ typedef enum cnMethod
 	cnMethod_count
 } cnMethod;
 
+/// What a contact method can do (cnMethod_GetFlags): tools ask these instead of listing methods.
+typedef enum cnMethodFlags
+{
+	/// resolves contacts once per step at the velocity level and so has a contact system (a matrix
+	/// problem: the LCP's A, b or the projection's M, N) that can be captured (lcp,
+	/// velocity-projection, gr-*)
+	cnMethodFlag_velocityLevel = 1 << 0,
+	/// integrates with an adaptive internal step under an error tolerance (penalty,
+	/// analytic-impulse, constraint)
+	cnMethodFlag_adaptive = 1 << 1,
+	/// models Coulomb friction (lcp and gr-lcp with the dantzig solver only)
+	cnMethodFlag_friction = 1 << 2,
+	/// runs planar worlds (bodies in the xy-plane, state x, y, theta)
+	cnMethodFlag_planar = 1 << 3,
+	/// solves joints (bilateral constraints); no method has joints yet
+	cnMethodFlag_joints = 1 << 4,
+	/// resolves simultaneous impacts by generalized reflection, repeating the response on the points
+	/// still approaching (gr-lcp, gr-velocity-projection)
+	cnMethodFlag_reflection = 1 << 5,
+	/// splits each step into sub-steps (impulse)
+	cnMethodFlag_subSteps = 1 << 6,
+} cnMethodFlags;
+
 /// Solver of the "lcp" methods.
 typedef enum cnLcpSolver
 {
@@ -125,30 +165,10 @@ typedef enum cnShapeType
 	cnShape_count
 } cnShapeType;
 
-/// World settings.
-typedef struct cnWorldDef
+/// Settings of the impulse method (Box2D v3's soft step).
+typedef struct cnImpulseSettings
 {
-	/// gravity acceleration, m/s^2
-	cnVec3 gravity;
-	/// contact method
-	cnMethod method;
-	/// solver of the lcp methods
-	cnLcpSolver lcpSolver;
-	/// integrator of the velocity-level methods
-	cnIntegrator integrator;
-	/// planar mode: bodies move in the xy-plane only (state x, y, theta)
-	bool planar;
-	/// velocity-level methods (lcp, velocity-projection, gr-*): push overlaps deeper than linearSlop
-	/// out by moving positions after each step, leaving velocities alone (FOSSSim scenes: off, as
-	/// in FOSSSim)
-	bool positionCorrection;
-	/// velocity-level methods (lcp, velocity-projection): a contact that does not bounce and is
-	/// predicted to close within the step may close its gap s (n . v >= -s / h) instead of stopping
-	/// at its current distance (FOSSSim scenes: off, as in FOSSSim)
-	bool speculativeContacts;
-	/// relative error tolerance of the adaptive integrators (penalty, constraint)
-	double errorTolerance;
-	/// number of solver sub-steps per step (impulse method)
+	/// solver sub-steps per step, 1 to 64
 	int subSteps;
 	/// contact stiffness in cycles per second for the soft step (capped at a quarter of the sub-step rate)
 	double contactHertz;
@@ -156,6 +176,62 @@ typedef struct cnWorldDef
 	double contactDampingRatio;
 	/// maximum speed at which overlap is pushed out, m/s
 	double maxPushVelocity;
+} cnImpulseSettings;
+
+/// Settings of the velocity-level methods (lcp, velocity-projection, gr-lcp, gr-velocity-projection).
+typedef struct cnVelocitySettings
+{
+	/// solver of lcp and gr-lcp
+	cnLcpSolver lcpSolver;
+	/// how positions follow the new velocities
+	cnIntegrator integrator;
+	/// push overlaps deeper than linearSlop out by moving positions after each step, leaving
+	/// velocities alone (FOSSSim scenes: off, as in FOSSSim)
+	bool positionCorrection;
+	/// a contact that does not bounce and is predicted to close within the step may close its gap s
+	/// (n . v >= -s / h) instead of stopping at its current distance (FOSSSim scenes: off)
+	bool speculativeContacts;
+} cnVelocitySettings;
+
+/// Settings of the penalty and analytic-impulse methods (AERO's springs under Dormand-Prince).
+typedef struct cnPenaltySettings
+{
+	/// relative error tolerance of the adaptive integrator
+	double errorTolerance;
+} cnPenaltySettings;
+
+/// Settings of Kleppmann's constraint method.
+typedef struct cnConstraintSettings
+{
+	/// relative error tolerance of the adaptive integrator
+	double errorTolerance;
+	/// frequency (Hz) of the position stabilisation that pulls drifted contacts back to touching
+	double stabilizationHertz;
+	/// fastest speed (m/s) at which the stabilisation removes an overlap
+	double maxCorrectionSpeed;
+} cnConstraintSettings;
+
+/// The settings of every method, one part each: a world reads the part of its method, and keeps
+/// the others so that a scene can be run with another method unchanged.
+typedef struct cnMethodSettings
+{
+	cnImpulseSettings impulse;
+	cnVelocitySettings velocity;
+	cnPenaltySettings penalty;
+	cnConstraintSettings constraint;
+} cnMethodSettings;
+
+/// World settings: what every method shares, the method and its settings.
+typedef struct cnWorldDef
+{
+	/// gravity acceleration, m/s^2
+	cnVec3 gravity;
+	/// planar mode: bodies move in the xy-plane only (state x, y, theta)
+	bool planar;
+	/// contact method
+	cnMethod method;
+	/// the methods' own settings
+	cnMethodSettings settings;
 	/// approach speeds below this do not bounce, m/s
 	double restitutionThreshold;
 	/// allowed overlap that is not corrected, m
@@ -285,6 +361,42 @@ typedef struct cnForceDef
 	double t0, t1;
 } cnForceDef;
 
+/// The contact system one step of a velocity-level method solves (cnWorld_CaptureContactSystem), in
+/// generalised coordinates: per awake
+/// dynamic body, in body index order, (vx, vy, vz, wx, wy, wz) or, in a planar world, (vx, vy, wz)
+/// (FOSSSim's x, y, theta). One column of N per active contact point (contact order, then manifold
+/// point order), along the point's normal (from body A to body B). Matrices are column-major:
+/// X[i + j * rows] is row i, column j. Only the normal rows are kept, not friction rows. The arrays are owned by
+/// the struct: cnContactSystem_Free releases them.
+typedef struct cnContactSystem
+{
+	/// set once a non-empty system was captured (the request is then done)
+	bool captured;
+	/// the world's method, and the simulated time at the start of the captured step
+	cnMethod method;
+	double time;
+	/// degrees of freedom and active contact points
+	int n, m;
+	/// world body index (cnBodyId.index) of each free body, n / dofs-per-body of them
+	int bodyCount;
+	int* bodies;
+	/// the pre-contact velocity qdot_minus (n): start velocity plus h times the forces
+	double* qdot;
+	/// mass matrix (n x n) and the projection's linear term -M qdot (n)
+	double* M;
+	double* minusMqdot;
+	/// contact normals' Jacobian (n x m) and the constraint offsets c (m): the projection keeps
+	/// N^T v + c >= 0, where c holds kinematic bodies' velocity and the restitution term e vn
+	double* N;
+	double* c;
+	/// the LCP over the normals: A = N^T M^-1 N (m x m), b = N^T qdot + c (m), z >= 0 _|_ A z + b >= 0
+	double* A;
+	double* b;
+	/// lcp and gr-lcp: the solution z of that LCP by Lemke's method (m), NULL when Lemke's method
+	/// found none or the method is a projection
+	double* lambda;
+} cnContactSystem;
+
 /// Per-stage timings (milliseconds, last step) and counters.
 typedef struct cnStats
 {
@@ -319,20 +431,120 @@ typedef struct cnStats
 	int64_t bytes;
 } cnStats;
 
-/// World defaults: gravity (0, 0, -9.81), impulse method, 8 sub-steps.
-cnWorldDef cnDefaultWorldDef( void );
+/// One frame of a run: its index (0 at the run's start) and the world's time then.
+typedef struct cnFrame
+{
+	int index;
+	double time;
+} cnFrame;
+
+/// Takes the frames of a run (cnRun): a recording, a CSV file, a renderer, a viewer's stream. The
+/// functions get the writer's context first.
+typedef struct cnFrameWriter
+{
+	/// called with the world at each frame the run writes; false stops the run as failed (set the
+	/// error to say why)
+	bool ( *writeFrame )( void* context, const cnWorld* world, const cnFrame* frame );
+	/// called once when the run ends: complete is true when it reached its end, and the writer then
+	/// commits its output; false (failed, cancelled or stopped early) asks it to discard what it
+	/// wrote. Returns false when the output could not be completed (set the error). May be NULL.
+	bool ( *finish )( void* context, bool complete );
+	void* context;
+} cnFrameWriter;
+
+/// Where a run is (cnRunDef.progress).
+typedef struct cnRunProgress
+{
+	/// simulated time now, and at the run's start and end
+	double time, startTime, endTime;
+	/// steps taken and in all
+	int64_t stepCount, totalSteps;
+	/// wall seconds since the run started, and an estimate of those left (from the steps per second
+	/// so far; 0 at the end)
+	double wallSeconds, secondsLeft;
+	/// steps per wall second so far
+	double stepsPerSecond;
+	/// true at the last call, once the run has ended
+	bool done;
+} cnRunProgress;
+
+/// What a run does (cnRun). Fill with cnDefaultRunDef().
+typedef struct cnRunDef
+{
+	/// simulated seconds from the world's current time (>= 0)
+	double duration;
+	/// frames per second (> 0): frame k falls at t0 + k / fps, frame 0 at the start; the last frame
+	/// is the last whole one within the duration
+	double fps;
+	/// longest step (> 0): each frame interval takes k = ceil((1/fps) / maxTimeStep) steps of exactly
+	/// (1/fps) / k, so frames fall on multiples of 1/fps
+	double maxTimeStep;
+	/// the writers get every frameStride-th frame (frame 0, stride, 2 stride, ...; 1: all of them)
+	int frameStride;
+	/// the frame writers
+	const cnFrameWriter* writers;
+	int writerCount;
+	/// called before every step (to apply per-step forces); false stops the run as failed
+	bool ( *beforeStep )( cnWorld* world, void* context );
+	/// called after every step; false stops the run early (cnRun_stopped, not a failure)
+	bool ( *afterStep )( cnWorld* world, void* context );
+	/// called about every progressInterval wall seconds and once at the end (NULL: never)
+	void ( *progress )( const cnRunProgress* progress, void* context );
+	double progressInterval;
+	/// handed to beforeStep, afterStep and progress
+	void* context;
+} cnRunDef;
+
+/// How a run ended.
+typedef enum cnRunStatus
+{
+	/// it reached its duration and every writer finished
+	cnRun_finished = 0,
+	/// afterStep asked it to stop; writers were told to discard
+	cnRun_stopped,
+	/// cnWorld_Cancel stopped it (within a step); writers were told to discard
+	cnRun_cancelled,
+	/// a step, a callback or a writer failed (cnGetError says why); writers were told to discard
+	cnRun_failed,
+} cnRunStatus;
+
+/// What a run did.
+typedef struct cnRunResult
+{
+	cnRunStatus status;
+	/// frames reached (frame 0 included) and frames handed to the writers
+	int frameCount;
+	int framesWritten;
+	/// steps taken, steps per frame interval and their size
+	int64_t stepCount;
+	int stepsPerFrame;
+	double stepSize;
+	/// wall seconds the run took
+	double wallSeconds;
+} cnRunResult;
+
+/// World defaults: gravity (0, 0, -9.81), impulse method, every method's default settings.
+CN_API cnWorldDef cnDefaultWorldDef( void );
+
+/// Default settings of every method (impulse: 8 sub-steps, 30 Hz; velocity-level: dantzig solver,
+/// symplectic Euler, position correction and speculative contacts on; tolerances 1e-6).
+CN_API cnMethodSettings cnDefaultMethodSettings( void );
+
+/// Run defaults: 5 s at 60 frames per second, steps of at most 1/120 s, every frame written, no
+/// callbacks, progress every 0.1 s when a progress callback is given.
+CN_API cnRunDef cnDefaultRunDef( void );
 
 /// Body defaults: dynamic, at the origin, at rest, gravity scale 1, may sleep.
-cnBodyDef cnDefaultBodyDef( void );
+CN_API cnBodyDef cnDefaultBodyDef( void );
 
 /// Material defaults: density 1000, friction 0.6, restitution 0.
-cnMaterialDef cnDefaultMaterialDef( void );
+CN_API cnMaterialDef cnDefaultMaterialDef( void );
 
 /// Shape defaults: a unit sphere at the body origin with material 0.
-cnShapeDef cnDefaultShapeDef( void );
+CN_API cnShapeDef cnDefaultShapeDef( void );
 
 /// Force defaults: a zero world force at the body origin, active forever.
-cnForceDef cnDefaultForceDef( void );
+CN_API cnForceDef cnDefaultForceDef( void );
 
 #ifdef __cplusplus
 }

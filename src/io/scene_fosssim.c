@@ -5,12 +5,11 @@
 // body's vertices as repeated p="..." attributes. libxml2 reports that as a well-formedness error but
 // keeps every attribute in recovery mode, so the file is parsed with recovery on and every error but
 // that one is fatal. The tree is then read in FOSSSim's order: all vertices, then bodies, forces and
-// display tags, so a tag may refer to one that comes later in the file.
+// display tags, so a tag may refer to one that comes later in the file. The springs and wind are
+// applied by fosssim_forces.c; a captured contact system is printed by fosssim_contact_system.c.
 #include "cairn/fosssim.h"
 
-#include "solvers/lcp.h"
-#include "methods/velocity.h"
-#include "world.h"
+#include "io/io_util.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -56,9 +55,11 @@ typedef struct cnXmlColor
 typedef struct cnXmlLoader
 {
 	const char* path;
-	char* error;
-	int errorCapacity;
+	// the first failure: its code and message ("FILE:LINE: reason"), handed to cnSetError once the
+	// loader has cleaned up
 	bool failed;
+	cnErrorCode errorCode;
+	char message[1024];
 
 	// first libxml2 error other than a repeated attribute
 	bool xmlFailed;
@@ -93,6 +94,27 @@ typedef struct cnXmlLoader
 	float background[3];
 } cnXmlLoader;
 
+// Records the first failure, "FILE:LINE: reason" (or "FILE: reason" for line 0); later ones are
+// ignored. Returns false.
+static bool cnXmlFailV( cnXmlLoader* L, cnErrorCode code, int line, const char* fmt, va_list args )
+{
+	if ( L->failed )
+	{
+		return false;
+	}
+	L->failed = true;
+	L->errorCode = code;
+	int used = line > 0 ? snprintf( L->message, sizeof( L->message ), "%s:%d: ", L->path, line )
+						: snprintf( L->message, sizeof( L->message ), "%s: ", L->path );
+	if ( used < 0 || (size_t)used >= sizeof( L->message ) )
+	{
+		return false;
+	}
+	vsnprintf( L->message + used, sizeof( L->message ) - (size_t)used, fmt, args );
+	return false;
+}
+
+// A failure of the file (cnError_badInput).
 static bool cnXmlFail( cnXmlLoader* L, int line, const char* fmt, ... )
 #if defined( __GNUC__ )
 	__attribute__( ( format( printf, 3, 4 ) ) )
@@ -101,26 +123,39 @@ static bool cnXmlFail( cnXmlLoader* L, int line, const char* fmt, ... )
 
 static bool cnXmlFail( cnXmlLoader* L, int line, const char* fmt, ... )
 {
-	if ( L->failed )
-	{
-		return false;
-	}
-	L->failed = true;
-	if ( L->error == NULL || L->errorCapacity <= 0 )
-	{
-		return false;
-	}
-	int used = line > 0 ? snprintf( L->error, (size_t)L->errorCapacity, "%s:%d: ", L->path, line )
-						: snprintf( L->error, (size_t)L->errorCapacity, "%s: ", L->path );
-	if ( used < 0 || used >= L->errorCapacity )
-	{
-		return false;
-	}
 	va_list args;
 	va_start( args, fmt );
-	vsnprintf( L->error + used, (size_t)( L->errorCapacity - used ), fmt, args );
+	cnXmlFailV( L, cnError_badInput, line, fmt, args );
 	va_end( args );
 	return false;
+}
+
+// The same with another code (out of memory, a file that cannot be opened, ...).
+static bool cnXmlFailWithCode( cnXmlLoader* L, cnErrorCode code, int line, const char* fmt, ... )
+#if defined( __GNUC__ )
+	__attribute__( ( format( printf, 4, 5 ) ) )
+#endif
+	;
+
+static bool cnXmlFailWithCode( cnXmlLoader* L, cnErrorCode code, int line, const char* fmt, ... )
+{
+	va_list args;
+	va_start( args, fmt );
+	cnXmlFailV( L, code, line, fmt, args );
+	va_end( args );
+	return false;
+}
+
+static bool cnXmlOutOfMemory( cnXmlLoader* L )
+{
+	return cnXmlFailWithCode( L, cnError_outOfMemory, 0, "out of memory" );
+}
+
+// The code of a failed library call's message: the file asked for something the library rejects
+// (bad input), unless memory ran out.
+static cnErrorCode cnXmlLibraryErrorCode( void )
+{
+	return cnGetErrorCode() == cnError_outOfMemory ? cnError_outOfMemory : cnError_badInput;
 }
 
 // Grows a dynamic array by one element; returns a pointer to the new (zeroed) element or NULL.
@@ -145,17 +180,6 @@ static void* cnXmlPush( void** array, int* count, int* capacity, size_t size )
 
 #define CN_XML_PUSH( L, array, count, capacity )                                                                       \
 	cnXmlPush( (void**)&( L )->array, &( L )->count, &( L )->capacity, sizeof( *( L )->array ) )
-
-static char* cnXmlCopy( const char* text )
-{
-	size_t n = strlen( text ) + 1;
-	char* copy = malloc( n );
-	if ( copy != NULL )
-	{
-		memcpy( copy, text, n );
-	}
-	return copy;
-}
 
 // libxml2's structured error callback: remembers the first error that is not a repeated attribute.
 static void cnXmlOnError( void* context, xmlErrorPtr e )
@@ -360,7 +384,7 @@ static bool cnXmlReadVertex( cnXmlLoader* L, const xmlNode* node )
 	cnXmlVertex* slot = CN_XML_PUSH( L, vertices, vertexCount, vertexCapacity );
 	if ( slot == NULL )
 	{
-		return cnXmlFail( L, 0, "out of memory" );
+		return cnXmlOutOfMemory( L );
 	}
 	*slot = v;
 	return true;
@@ -373,7 +397,7 @@ static bool cnXmlAddBodyVertex( cnXmlLoader* L, const xmlNode* node, int index, 
 	int* grown = realloc( body->vertices, (size_t)( body->vertexCount + 1 ) * sizeof( int ) );
 	if ( grown == NULL )
 	{
-		return cnXmlFail( L, 0, "out of memory" );
+		return cnXmlOutOfMemory( L );
 	}
 	body->vertices = grown;
 	body->vertices[body->vertexCount++] = index;
@@ -385,7 +409,7 @@ static bool cnXmlReadBody( cnXmlLoader* L, const xmlNode* node )
 	cnXmlBody* body = CN_XML_PUSH( L, bodies, bodyCount, bodyCapacity );
 	if ( body == NULL )
 	{
-		return cnXmlFail( L, 0, "out of memory" );
+		return cnXmlOutOfMemory( L );
 	}
 	body->line = cnXmlLine( node );
 	int fixed = 0;
@@ -442,7 +466,7 @@ static bool cnXmlReadSpring( cnXmlLoader* L, const xmlNode* node )
 	cnXmlSpring* slot = CN_XML_PUSH( L, springs, springCount, springCapacity );
 	if ( slot == NULL )
 	{
-		return cnXmlFail( L, 0, "out of memory" );
+		return cnXmlOutOfMemory( L );
 	}
 	*slot = s;
 	return true;
@@ -471,7 +495,7 @@ static bool cnXmlReadWind( cnXmlLoader* L, const xmlNode* node )
 	cnFosssimWind* w = CN_XML_PUSH( L, winds, windCount, windCapacity );
 	if ( w == NULL )
 	{
-		return cnXmlFail( L, 0, "out of memory" );
+		return cnXmlOutOfMemory( L );
 	}
 	w->velocity = cnV3( fx, fy, 0.0 );
 	w->beta = beta;
@@ -506,7 +530,7 @@ static bool cnXmlReadColor( cnXmlLoader* L, const xmlNode* node, const char* ind
 							  : CN_XML_PUSH( L, bodyColors, bodyColorCount, bodyColorCapacity );
 	if ( slot == NULL )
 	{
-		return cnXmlFail( L, 0, "out of memory" );
+		return cnXmlOutOfMemory( L );
 	}
 	*slot = c;
 	return true;
@@ -598,22 +622,27 @@ static bool cnXmlReadCollisionHandling( cnXmlLoader* L, const xmlNode* node )
 		return cnXmlFail( L, line, "<rigidbodycollisionhandling>: unknown detection \"%s\" (allowed: all-pairs)",
 						  detection );
 	}
-	static const char* responses[] = { "lcp", "velocity-projection", "gr-lcp", "gr-velocity-projection" };
-	bool known = false;
-	for ( int i = 0; i < 4; ++i )
-	{
-		known = known || strcmp( response, responses[i] ) == 0;
-	}
+	// the responses are the velocity-level methods, FOSSSim's names being Cairn's
+	cnMethod method = cnMethod_count;
+	bool known = cnMethod_FromName( response, &method ) && ( cnMethod_GetFlags( method ) & cnMethodFlag_velocityLevel );
 	if ( known == false )
 	{
-		return cnXmlFail(
-			L, line,
-			"<rigidbodycollisionhandling>: unknown response \"%s\" (allowed: lcp, velocity-projection, gr-lcp, "
-			"gr-velocity-projection)",
-			response );
+		char allowed[256] = "";
+		size_t used = 0;
+		for ( int m = 0; m < cnMethod_count; ++m )
+		{
+			if ( ( cnMethod_GetFlags( (cnMethod)m ) & cnMethodFlag_velocityLevel ) != 0 && used < sizeof( allowed ) )
+			{
+				int n = snprintf( allowed + used, sizeof( allowed ) - used, "%s%s", used > 0 ? ", " : "",
+								  cnMethod_GetName( (cnMethod)m ) );
+				used += n > 0 ? (size_t)n : 0;
+			}
+		}
+		return cnXmlFail( L, line, "<rigidbodycollisionhandling>: unknown response \"%s\" (allowed: %s)", response,
+						  allowed );
 	}
-	L->response = cnXmlCopy( response );
-	return L->response != NULL || cnXmlFail( L, 0, "out of memory" );
+	L->response = cnIoCopyString( response );
+	return L->response != NULL || cnXmlOutOfMemory( L );
 }
 
 // Reads one child of <scene>.
@@ -695,8 +724,8 @@ static bool cnXmlReadTag( cnXmlLoader* L, const xmlNode* node )
 			return cnXmlFail( L, line, "<simtype>: type \"%s\" is not supported (Cairn loads rigid-body scenes)", type );
 		}
 		free( L->simType );
-		L->simType = cnXmlCopy( type );
-		return L->simType != NULL || cnXmlFail( L, 0, "out of memory" );
+		L->simType = cnIoCopyString( type );
+		return L->simType != NULL || cnXmlOutOfMemory( L );
 	}
 	if ( strcmp( tag, "description" ) == 0 )
 	{
@@ -707,8 +736,8 @@ static bool cnXmlReadTag( cnXmlLoader* L, const xmlNode* node )
 			return false;
 		}
 		free( L->description );
-		L->description = cnXmlCopy( text );
-		return L->description != NULL || cnXmlFail( L, 0, "out of memory" );
+		L->description = cnIoCopyString( text );
+		return L->description != NULL || cnXmlOutOfMemory( L );
 	}
 	if ( strcmp( tag, "duration" ) == 0 )
 	{
@@ -773,13 +802,7 @@ static char* cnXmlSceneName( const char* path )
 	base = base != NULL ? base + 1 : path;
 	const char* dot = strrchr( base, '.' );
 	size_t n = dot != NULL && dot > base ? (size_t)( dot - base ) : strlen( base );
-	char* name = malloc( n + 1 );
-	if ( name != NULL )
-	{
-		memcpy( name, base, n );
-		name[n] = 0;
-	}
-	return name;
+	return cnIoCopyBytes( base, n );
 }
 
 // Mass, centre of mass and moment of inertia of a body's point masses (FOSSSim's definitions).
@@ -890,7 +913,7 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 	cnFosssimScene* f = calloc( 1, sizeof( cnFosssimScene ) );
 	if ( f == NULL )
 	{
-		cnXmlFail( L, 0, "out of memory" );
+		cnXmlOutOfMemory( L );
 		return NULL;
 	}
 	int n = L->bodyCount > 0 ? L->bodyCount : 1;
@@ -903,31 +926,30 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 	f->display.bodyColor = calloc( (size_t)n, sizeof( *f->display.bodyColor ) );
 	f->display.hasSpringColor = calloc( (size_t)ns, sizeof( bool ) );
 	f->display.springColor = calloc( (size_t)ns, sizeof( *f->display.springColor ) );
-	f->response = cnXmlCopy( L->response != NULL ? L->response : "" );
-	f->display.simType = cnXmlCopy( L->simType != NULL ? L->simType : "rigid-body" );
+	f->response = cnIoCopyString( L->response != NULL ? L->response : "" );
+	f->display.simType = cnIoCopyString( L->simType != NULL ? L->simType : "rigid-body" );
 	f->scene = calloc( 1, sizeof( cnScene ) );
 	if ( f->bodies == NULL || f->fixed == NULL || f->springs == NULL || f->winds == NULL ||
 		 f->display.hasBodyColor == NULL || f->display.bodyColor == NULL || f->display.hasSpringColor == NULL ||
 		 f->display.springColor == NULL || f->response == NULL || f->display.simType == NULL || f->scene == NULL )
 	{
 		cnDestroyFosssim( f );
-		cnXmlFail( L, 0, "out of memory" );
+		cnXmlOutOfMemory( L );
 		return NULL;
 	}
 
 	// run settings: FOSSSim's step, and frames a whole number of steps apart near 60 per second
 	cnScene* scene = f->scene;
 	scene->name = cnXmlSceneName( path );
-	scene->description = cnXmlCopy( L->description != NULL ? L->description : "" );
-	scene->path = cnXmlCopy( path );
+	scene->description = cnIoCopyString( L->description != NULL ? L->description : "" );
+	scene->path = cnIoCopyString( path );
 	scene->timeStep = L->timeStep;
 	scene->duration = L->duration;
 	scene->fps = 1.0 / ( cnStepsPerFrame( L->timeStep, L->duration ) * L->timeStep );
-	scene->subSteps = 1;
 	if ( scene->name == NULL || scene->description == NULL || scene->path == NULL )
 	{
 		cnDestroyFosssim( f );
-		cnXmlFail( L, 0, "out of memory" );
+		cnXmlOutOfMemory( L );
 		return NULL;
 	}
 
@@ -936,45 +958,41 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 	cnWorldDef def = cnDefaultWorldDef();
 	def.planar = true;
 	// FOSSSim corrects no overlap: its scenes (velocityprojection/test05 starts 0.01 deep) keep theirs
-	def.positionCorrection = false;
+	def.settings.velocity.positionCorrection = false;
 	// and it stops a contact predicted to close at its current distance: the oracle systems in its
 	// files (b = N^T qdot) have no gap term
-	def.speculativeContacts = false;
+	def.settings.velocity.speculativeContacts = false;
 	def.gravity = L->gravity;
-	def.integrator = L->integrator;
-	def.lcpSolver = cnLcp_lemke;
+	def.settings.velocity.integrator = L->integrator;
+	def.settings.velocity.lcpSolver = cnLcp_lemke;
 	def.enableSleep = false;
-	def.subSteps = 1;
-	def.method = cnMethod_lcp;
+	def.settings.impulse.subSteps = 1;
+	// the file's response (checked when read: a velocity-level method)
+	cnMethod response = cnMethod_lcp;
 	if ( collisions )
 	{
-		bool ok = cnMethodFromName( L->response, &def.method );
+		bool ok = cnMethod_FromName( L->response, &response );
 		(void)ok;
 	}
-	if ( methodOverride != NULL )
-	{
-		def.method = *methodOverride;
-	}
+	def.method = methodOverride != NULL ? *methodOverride : response;
 	f->integrator = L->integrator;
-	scene->method = def.method;
-	char worldError[256];
-	scene->world = cnCreateWorld( &def, worldError, (int)sizeof( worldError ) );
+	scene->world = cnCreateWorld( &def );
 	if ( scene->world == NULL )
 	{
+		cnXmlFailWithCode( L, cnXmlLibraryErrorCode(), 0, "cannot create the world: %s", cnGetError() );
 		cnDestroyFosssim( f );
-		cnXmlFail( L, 0, "cannot create the world: %s", worldError );
 		return NULL;
 	}
 	cnWorld* world = scene->world;
 
 	// FOSSSim's contacts are frictionless; its generalized reflection is elastic and its plain
 	// LCP and projection are fully inelastic
-	bool elastic = collisions && strncmp( L->response, "gr-", 3 ) == 0;
+	bool elastic = collisions && ( cnMethod_GetFlags( response ) & cnMethodFlag_reflection ) != 0;
 	cnMaterialDef material = cnDefaultMaterialDef();
 	material.name = "fosssim";
 	material.friction = 0.0;
 	material.restitution = elastic ? 1.0 : 0.0;
-	cnMaterialId materialId = cnWorld_CreateMaterial( world, &material );
+	cnMaterialId materialId = cnCreateMaterial( world, &material );
 
 	int maxVertices = 0;
 	for ( int i = 0; i < L->bodyCount; ++i )
@@ -984,9 +1002,16 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 	cnVec3* local = malloc( (size_t)( maxVertices > 0 ? maxVertices : 1 ) * sizeof( cnVec3 ) );
 	if ( local == NULL || materialId < 0 )
 	{
+		if ( materialId < 0 )
+		{
+			cnXmlFailWithCode( L, cnXmlLibraryErrorCode(), 0, "cannot create the material" );
+		}
+		else
+		{
+			cnXmlOutOfMemory( L );
+		}
 		free( local );
 		cnDestroyFosssim( f );
-		cnXmlFail( L, 0, materialId < 0 ? "cannot create the material" : "out of memory" );
 		return NULL;
 	}
 
@@ -1012,7 +1037,7 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 			bd.angularVelocity = cnV3( 0.0, 0.0, xb->omega );
 		}
 		bd.enableSleep = false;
-		cnBodyId id = cnWorld_CreateBody( world, &bd );
+		cnBodyId id = cnCreateBody( world, &bd );
 
 		for ( int k = 0; k < xb->vertexCount; ++k )
 		{
@@ -1047,12 +1072,9 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 		}
 		if ( ok == false )
 		{
+			cnXmlFailWithCode( L, cnXmlLibraryErrorCode(), xb->line, "<rigidbody>: %s", cnGetError() );
 			free( local );
-			int line = xb->line;
-			char message[512];
-			snprintf( message, sizeof( message ), "%s", cnWorld_GetError( world ) );
 			cnDestroyFosssim( f );
-			cnXmlFail( L, line, "<rigidbody>: %s", message );
 			return NULL;
 		}
 		f->bodies[i] = id;
@@ -1108,28 +1130,18 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 // ---------------------------------------------------------------------------------------------
 // public API
 
-static cnFosssimScene* cnLoadFosssimFile( const char* path, const cnMethod* methodOverride, char* error,
-										  int errorCapacity )
+// Reads the file into L and builds the scene; NULL with L's failure recorded.
+static cnFosssimScene* cnXmlLoad( cnXmlLoader* L, const char* path, const cnMethod* methodOverride )
 {
-	if ( error != NULL && errorCapacity > 0 )
-	{
-		error[0] = 0;
-	}
-	cnXmlLoader loader;
-	memset( &loader, 0, sizeof( loader ) );
-	cnXmlLoader* L = &loader;
-	L->path = path != NULL ? path : "(null)";
-	L->error = error;
-	L->errorCapacity = errorCapacity;
 	if ( path == NULL )
 	{
-		cnXmlFail( L, 0, "cannot open: no path given" );
+		cnXmlFailWithCode( L, cnError_invalidArgument, 0, "cannot open: no path given" );
 		return NULL;
 	}
 	FILE* probe = fopen( path, "rb" );
 	if ( probe == NULL )
 	{
-		cnXmlFail( L, 0, "cannot open: %s", strerror( errno ) );
+		cnXmlFailWithCode( L, cnError_io, 0, "cannot open: %s", strerror( errno ) );
 		return NULL;
 	}
 	fclose( probe );
@@ -1138,7 +1150,7 @@ static cnFosssimScene* cnLoadFosssimFile( const char* path, const cnMethod* meth
 	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
 	if ( ctxt == NULL )
 	{
-		cnXmlFail( L, 0, "out of memory" );
+		cnXmlOutOfMemory( L );
 		return NULL;
 	}
 	ctxt->_private = L;
@@ -1186,32 +1198,42 @@ static cnFosssimScene* cnLoadFosssimFile( const char* path, const cnMethod* meth
 	xmlFreeDoc( doc );
 	xmlFreeParserCtxt( ctxt );
 
-	cnFosssimScene* f = NULL;
-	if ( ok && cnXmlCheckReferences( L ) )
+	return ok && cnXmlCheckReferences( L ) ? cnXmlBuild( L, path, methodOverride ) : NULL;
+}
+
+// Loads the file; on failure the error is set once the loader has cleaned up, on success cleared.
+static cnFosssimScene* cnLoadFosssimFile( const char* path, const cnMethod* methodOverride )
+{
+	cnXmlLoader loader;
+	memset( &loader, 0, sizeof( loader ) );
+	loader.path = path != NULL ? path : "(null)";
+	cnFosssimScene* f = cnXmlLoad( &loader, path, methodOverride );
+	cnXmlLoader_Free( &loader );
+	if ( f == NULL )
 	{
-		f = cnXmlBuild( L, path, methodOverride );
+		cnXmlFail( &loader, 0, "cannot load the scene" );
+		cnSetError( loader.errorCode, "%s", loader.message );
 	}
-	cnXmlLoader_Free( L );
+	else
+	{
+		cnClearError();
+	}
 	return f;
 }
 
-cnFosssimScene* cnLoadFosssim( const char* path, char* error, int errorCapacity )
+cnFosssimScene* cnLoadFosssim( const char* path )
 {
-	return cnLoadFosssimFile( path, NULL, error, errorCapacity );
+	return cnLoadFosssimFile( path, NULL );
 }
 
-cnFosssimScene* cnLoadFosssimWithMethod( const char* path, cnMethod method, char* error, int errorCapacity )
+cnFosssimScene* cnLoadFosssimWithMethod( const char* path, cnMethod method )
 {
 	if ( (int)method < 0 || method >= cnMethod_count )
 	{
-		if ( error != NULL && errorCapacity > 0 )
-		{
-			snprintf( error, (size_t)errorCapacity, "%s: invalid method %d", path != NULL ? path : "(null)",
-					  (int)method );
-		}
+		cnSetError( cnError_invalidArgument, "%s: invalid method %d", path != NULL ? path : "(null)", (int)method );
 		return NULL;
 	}
-	return cnLoadFosssimFile( path, &method, error, errorCapacity );
+	return cnLoadFosssimFile( path, &method );
 }
 
 cnScene* cnFosssim_ReleaseScene( cnFosssimScene* f )
@@ -1226,26 +1248,11 @@ cnScene* cnFosssim_ReleaseScene( cnFosssimScene* f )
 	return scene;
 }
 
-// Frees the polygons' vertices of a world about to be destroyed. cnDestroyWorld and cnBody_Destroy
-// do not call cnFreeGeometry yet (requested); until they do, a FOSSSim scene frees its own polygons
-// here. cnFreeGeometry clears what it frees, so this stays harmless once they do.
-static void cnFreePolygons( cnWorld* world )
-{
-	for ( int i = 0; world != NULL && i < world->shapeCount; ++i )
-	{
-		cnFreeGeometry( &world->shapes[i].geom );
-	}
-}
-
 void cnDestroyFosssim( cnFosssimScene* f )
 {
 	if ( f == NULL )
 	{
 		return;
-	}
-	if ( f->scene != NULL )
-	{
-		cnFreePolygons( f->scene->world );
 	}
 	cnDestroyScene( f->scene );
 	free( f->bodies );
@@ -1261,125 +1268,21 @@ void cnDestroyFosssim( cnFosssimScene* f )
 	free( f );
 }
 
-bool cnFosssim_HasForceElements( const cnFosssimScene* f )
+cnScene* cnLoadFosssimScene( const char* path )
 {
-	return f != NULL && ( f->springCount > 0 || f->windCount > 0 );
-}
-
-// World position and velocity of a spring end.
-static void cnSpringEnd( cnWorld* world, cnBodyId body, cnVec3 point, cnVec3* x, cnVec3* v )
-{
-	if ( body.index < 0 )
-	{
-		*x = point;
-		*v = cnVec3_zero;
-		return;
-	}
-	*x = cnTransformPoint( cnBody_GetTransform( world, body ), point );
-	*v = cnBody_GetPointVelocity( world, body, *x );
-}
-
-static bool cnApplyWind( cnWorld* world, cnBodyId id, const cnFosssimWind* wind )
-{
-	cnShapeId shape;
-	if ( cnBody_GetShapes( world, id, &shape, 1 ) != 1 )
-	{
-		return false;
-	}
-	cnShapeDef def = cnShape_GetDef( world, shape );
-	cnTransform xf = cnShape_GetTransform( world, shape );
-	int edgeCount = def.vertexCount >= 3 ? def.vertexCount : def.vertexCount - 1;
-	bool ok = true;
-	for ( int e = 0; e < edgeCount; ++e )
-	{
-		cnVec3 a = cnTransformPoint( xf, def.vertices[e] );
-		cnVec3 b = cnTransformPoint( xf, def.vertices[e + 1 < def.vertexCount ? e + 1 : 0] );
-		cnVec3 edge = cnSub( b, a );
-		double length = cnLength( edge );
-		if ( length == 0.0 )
-		{
-			continue;
-		}
-		cnVec3 t = cnMulSV( 1.0 / length, edge );
-		// either normal gives the same force: n appears twice
-		cnVec3 n = cnV3( -t.y, t.x, 0.0 );
-		double piece = length / wind->pointsPerEdge;
-		for ( int s = 0; s < wind->pointsPerEdge; ++s )
-		{
-			// midpoint quadrature: the centre of each of the edge's equal pieces
-			cnVec3 x = cnMulAdd( a, ( s + 0.5 ) * piece, t );
-			cnVec3 v = cnBody_GetPointVelocity( world, id, x );
-			double push = wind->beta * piece * cnDot( cnSub( wind->velocity, v ), n );
-			ok = cnBody_ApplyForce( world, id, cnMulSV( push, n ), x ) && ok;
-		}
-	}
-	return ok;
-}
-
-bool cnFosssim_ApplyForces( cnFosssimScene* f )
-{
-	if ( f == NULL || f->scene == NULL || f->scene->world == NULL )
-	{
-		return false;
-	}
-	cnWorld* world = f->scene->world;
-	bool ok = true;
-	for ( int i = 0; i < f->springCount; ++i )
-	{
-		const cnFosssimSpring* s = f->springs + i;
-		cnVec3 xi, vi, xj, vj;
-		cnSpringEnd( world, s->bodyI, s->pointI, &xi, &vi );
-		cnSpringEnd( world, s->bodyJ, s->pointJ, &xj, &vj );
-		cnVec3 d = cnSub( xj, xi );
-		double l = cnLength( d );
-		if ( l == 0.0 )
-		{
-			// no direction: k (l - l0) n has none either (with l0 = 0 it is k d = 0 anyway)
-			continue;
-		}
-		cnVec3 n = cnMulSV( 1.0 / l, d );
-		// force on end i: pulled towards j when stretched, damped along the spring
-		double magnitude = s->k * ( l - s->l0 ) + s->b * cnDot( cnSub( vj, vi ), n );
-		cnVec3 force = cnMulSV( magnitude, n );
-		if ( s->indexI >= 0 && f->fixed[s->indexI] == false )
-		{
-			ok = cnBody_ApplyForce( world, s->bodyI, force, xi ) && ok;
-		}
-		if ( s->indexJ >= 0 && f->fixed[s->indexJ] == false )
-		{
-			ok = cnBody_ApplyForce( world, s->bodyJ, cnNeg( force ), xj ) && ok;
-		}
-	}
-	for ( int w = 0; w < f->windCount; ++w )
-	{
-		for ( int i = 0; i < f->bodyCount; ++i )
-		{
-			if ( f->fixed[i] == false )
-			{
-				ok = cnApplyWind( world, f->bodies[i], f->winds + w ) && ok;
-			}
-		}
-	}
-	return ok;
-}
-
-cnScene* cnLoadFosssimScene( const char* path, char* error, int errorCapacity )
-{
-	cnFosssimScene* f = cnLoadFosssim( path, error, errorCapacity );
+	cnFosssimScene* f = cnLoadFosssim( path );
 	if ( f == NULL )
 	{
 		return NULL;
 	}
 	if ( cnFosssim_HasForceElements( f ) )
 	{
-		if ( error != NULL && errorCapacity > 0 )
-		{
-			snprintf( error, (size_t)errorCapacity,
-					  "%s: has spring or wind forces, which a cnScene cannot apply: load it with cnLoadFosssim and "
-					  "call cnFosssim_ApplyForces before each step",
-					  path );
-		}
 		cnDestroyFosssim( f );
+		// a valid file that a plain cnScene cannot carry
+		cnSetError( cnError_unsupported,
+					"%s: has spring or wind forces, which a cnScene cannot apply: load it with cnLoadFosssim and "
+					"call cnFosssim_ApplyForces before each step",
+					path );
 		return NULL;
 	}
 	return cnFosssim_ReleaseScene( f );
@@ -1395,151 +1298,4 @@ bool cnIsFosssimPath( const char* path )
 	const char* ext = path + n - 4;
 	return ext[0] == '.' && tolower( (unsigned char)ext[1] ) == 'x' && tolower( (unsigned char)ext[2] ) == 'm' &&
 		   tolower( (unsigned char)ext[3] ) == 'l';
-}
-
-// ---------------------------------------------------------------------------------------------
-// the contact system of the first step with contacts
-
-// Prints a column-major rows x cols matrix as Eigen does: each column right-aligned to its widest
-// entry, the first row after the label, the others indented under it.
-static void cnPrintMatrix( FILE* out, const char* label, int rows, int cols, const double* x )
-{
-	enum
-	{
-		cnCellChars = 32
-	};
-	int labelWidth = (int)strlen( label ) + 3;
-	int* width = calloc( (size_t)( cols > 0 ? cols : 1 ), sizeof( int ) );
-	if ( width == NULL )
-	{
-		return;
-	}
-	char cell[cnCellChars];
-	for ( int j = 0; j < cols; ++j )
-	{
-		for ( int i = 0; i < rows; ++i )
-		{
-			int n = snprintf( cell, sizeof( cell ), "%g", x[i + j * rows] );
-			width[j] = n > width[j] ? n : width[j];
-		}
-	}
-	for ( int i = 0; i < rows; ++i )
-	{
-		if ( i == 0 )
-		{
-			fprintf( out, "%s = ", label );
-		}
-		else
-		{
-			fprintf( out, "%*s", labelWidth, "" );
-		}
-		for ( int j = 0; j < cols; ++j )
-		{
-			fprintf( out, j > 0 ? " %*g" : "%*g", width[j], x[i + j * rows] );
-		}
-		fputc( '\n', out );
-	}
-	if ( rows == 0 )
-	{
-		fprintf( out, "%s = (empty)\n", label );
-	}
-	free( width );
-}
-
-static void cnPrintDump( FILE* out, const cnContactSystemDump* d )
-{
-	fprintf( out, "contact system of the first step with contacts: t = %.9g s, method %s, %d dofs, %d contacts\n",
-			 d->time, cnMethodName( d->method ), d->n, d->m );
-	bool lcp = d->method == cnMethod_lcp || d->method == cnMethod_grLcp;
-	if ( lcp )
-	{
-		cnPrintMatrix( out, "A", d->m, d->m, d->A );
-		fputc( '\n', out );
-		cnPrintMatrix( out, "b", d->m, 1, d->b );
-		// the LCP's solution, solved here with Lemke's method
-		double* z = calloc( (size_t)( d->m > 0 ? d->m : 1 ), sizeof( double ) );
-		if ( z != NULL && cnSolveLcpLemke( d->m, d->A, d->b, z, 1000 + 50 * d->m ) == cnLcp_ok )
-		{
-			fputc( '\n', out );
-			cnPrintMatrix( out, "lambda", d->m, 1, z );
-		}
-		free( z );
-	}
-	else
-	{
-		cnPrintMatrix( out, "M", d->n, d->n, d->M );
-		fputc( '\n', out );
-		cnPrintMatrix( out, "-M \\dot q", d->n, 1, d->minusMqdot );
-		fputc( '\n', out );
-		cnPrintMatrix( out, "N", d->n, d->m, d->N );
-	}
-}
-
-cnDumpResult cnDumpContactSystem( cnScene* scene, cnFosssimScene* forces, FILE* out, char* error, int errorCapacity )
-{
-	if ( error != NULL && errorCapacity > 0 )
-	{
-		error[0] = 0;
-	}
-	cnWorld* world = scene != NULL ? scene->world : NULL;
-	if ( world == NULL || out == NULL )
-	{
-		if ( error != NULL && errorCapacity > 0 )
-		{
-			snprintf( error, (size_t)errorCapacity, "no scene or no output" );
-		}
-		return cnDump_failed;
-	}
-	cnMethod method = cnWorld_GetDef( world ).method;
-	bool velocityLevel = method == cnMethod_lcp || method == cnMethod_velocityProjection || method == cnMethod_grLcp ||
-						 method == cnMethod_grVelocityProjection;
-	if ( velocityLevel == false )
-	{
-		if ( error != NULL && errorCapacity > 0 )
-		{
-			snprintf( error, (size_t)errorCapacity,
-					  "%s: method '%s' has no contact system (only lcp, velocity-projection, gr-lcp and "
-					  "gr-velocity-projection assemble one)",
-					  scene->path, cnMethodName( method ) );
-		}
-		return cnDump_unavailable;
-	}
-
-	cnContactSystemDump dump;
-	memset( &dump, 0, sizeof( dump ) );
-	double h = scene->timeStep;
-	long long steps = (long long)ceil( scene->duration / h - 1e-9 );
-	cnDumpResult result = cnDump_noContact;
-	for ( long long i = 0; i < steps; ++i )
-	{
-		if ( forces != NULL && cnFosssim_ApplyForces( forces ) == false )
-		{
-			result = cnDump_failed;
-		}
-		else if ( cnStepAndCaptureContactSystem( world, h, &dump ) == false )
-		{
-			result = cnDump_failed;
-		}
-		if ( result == cnDump_failed )
-		{
-			if ( error != NULL && errorCapacity > 0 )
-			{
-				snprintf( error, (size_t)errorCapacity, "%s: step failed at t = %.9g s: %s", scene->path,
-						  cnWorld_GetTime( world ), cnWorld_GetError( world ) );
-			}
-			break;
-		}
-		if ( dump.captured )
-		{
-			cnPrintDump( out, &dump );
-			result = cnDump_printed;
-			break;
-		}
-	}
-	if ( result == cnDump_noContact && error != NULL && errorCapacity > 0 )
-	{
-		snprintf( error, (size_t)errorCapacity, "%s: no contacts in %.9g s", scene->path, scene->duration );
-	}
-	cnFreeContactSystemDump( &dump );
-	return result;
 }

@@ -213,7 +213,7 @@ static int cnResolveImpacts( cnPenaltySystem* sys, double t, double* y, cnImpact
 	return impulses;
 }
 
-bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
+static bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 {
 	cnPenaltySystem sys;
 	if ( cnPenaltyBegin( world, &sys, timeStep ) == false )
@@ -234,7 +234,7 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 	cnImpactPoint* points = cnArena_Alloc( &world->arena, pointCapacity * sizeof( cnImpactPoint ) );
 	if ( y == NULL || probe == NULL || points == NULL )
 	{
-		return cnFail( cnError_outOfMemory, "out of memory in the analytic-impulse step" );
+		return cnSetError( cnError_outOfMemory, "out of memory in the analytic-impulse step" );
 	}
 	memcpy( y, sys.y0, (size_t)n * sizeof( double ) );
 
@@ -242,24 +242,29 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 	cnResolveImpacts( &sys, 0.0, y, points );
 	cnMarkOverlaps( &sys, 0.0, y );
 
-	double h = world->adaptiveStep > 0.0 ? fmin( world->adaptiveStep, timeStep ) : timeStep;
-	cnRk45* rk = &sys.rk;
-	cnRk45_Reset( rk, 0.0, y, h );
+	double last = ( (cnAdaptiveState*)world->methodState )->lastStep;
+	double h = last > 0.0 ? fmin( last, timeStep ) : timeStep;
+	cnRk* rk = &sys.rk;
+	cnRk_Reset( rk, 0.0, y, h );
 	int steps = 0;
 	while ( rk->t < timeStep )
 	{
+		if ( cnCheckCancel( world ) )
+		{
+			return false;
+		}
 		if ( ++steps > CN_PENALTY_MAX_STEPS )
 		{
-			return cnFail( cnError_stepFailed, "analytic-impulse: more than %d internal steps in one step of %g s",
+			return cnSetError( cnError_stepFailed, "analytic-impulse: more than %d internal steps in one step of %g s",
 							   CN_PENALTY_MAX_STEPS, timeStep );
 		}
 		cnPenaltyRefresh( &sys, timeStep );
-		cnRk45_Prime( rk );
+		cnRk_Prime( rk );
 		double hMax = cnPenaltyStepBound( &sys, rk->y );
-		if ( cnRk45_Step( rk, timeStep, hMax ) != cnRk45_accepted )
+		if ( cnRk_Step( rk, timeStep, hMax ) != cnRk_accepted )
 		{
-			return cnFail( cnError_stepFailed, "analytic-impulse: step size underflow at t = %g (tolerance %g not reachable)",
-							   world->time + rk->t, world->def.errorTolerance );
+			return cnSetError( cnError_stepFailed, "analytic-impulse: step size underflow at t = %g (tolerance %g not reachable)",
+							   world->time + rk->t, world->def.settings.penalty.errorTolerance );
 		}
 
 		if ( cnFindNewCollisions( &sys, rk->t, rk->y, false ) == false )
@@ -276,7 +281,7 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 		for ( int iter = 0; iter < 64 && tb - ta > 1e-12 * timeStep; ++iter )
 		{
 			double tm = 0.5 * ( ta + tb );
-			cnRk45_Interpolate( rk, tm, probe );
+			cnRk_Interpolate( rk, tm, probe );
 			if ( cnFindNewCollisions( &sys, tm, probe, true ) )
 			{
 				tb = tm;
@@ -289,8 +294,18 @@ bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 		}
 		cnResolveImpacts( &sys, tb, y, points );
 		cnMarkOverlaps( &sys, tb, y );
-		cnRk45_Reset( rk, tb, y, rk->h );
+		cnRk_Reset( rk, tb, y, rk->h );
 	}
 	cnPenaltyFinish( &sys, rk->y );
 	return true;
 }
+
+const cnMethodModule cnAnalyticImpulseModule = {
+	.method = cnMethod_analyticImpulse,
+	.name = "analytic-impulse",
+	.summary = "AERO's analytic impulses at colliding points, penalty springs for resting contact",
+	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar,
+	.validate = cnValidatePenaltySettings,
+	.stateSize = sizeof( cnAdaptiveState ),
+	.step = cnStepAnalyticImpulse,
+};

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "integrate.h"
 #include "methods/method.h"
+#include "solvers/rk.h"
 #include "union_find.h"
 #include "world.h"
 
@@ -56,20 +57,6 @@
 // State of one simulated body in the integrator's vector: centre (3), orientation (4), linear
 // velocity (3), angular velocity (3).
 #define CN_STATE_SIZE 13
-
-// Cash-Karp RK5(4) tableau (Cash and Karp 1990; Numerical Recipes 16.2). The node times
-// (0, 1/5, 3/10, 3/5, 1, 7/8) are not needed: within a step the forces do not depend on time.
-static const double cnCkA[6][5] = {
-	{ 0.0, 0.0, 0.0, 0.0, 0.0 },
-	{ 1.0 / 5.0, 0.0, 0.0, 0.0, 0.0 },
-	{ 3.0 / 40.0, 9.0 / 40.0, 0.0, 0.0, 0.0 },
-	{ 3.0 / 10.0, -9.0 / 10.0, 6.0 / 5.0, 0.0, 0.0 },
-	{ -11.0 / 54.0, 5.0 / 2.0, -70.0 / 27.0, 35.0 / 27.0, 0.0 },
-	{ 1631.0 / 55296.0, 175.0 / 512.0, 575.0 / 13824.0, 44275.0 / 110592.0, 253.0 / 4096.0 },
-};
-// fifth-order weights (the solution) and fourth-order weights (the error estimate)
-static const double cnCkB5[6] = { 37.0 / 378.0, 0.0, 250.0 / 621.0, 125.0 / 594.0, 0.0, 512.0 / 1771.0 };
-static const double cnCkB4[6] = { 2825.0 / 27648.0, 0.0, 18575.0 / 48384.0, 13525.0 / 55296.0, 277.0 / 14336.0, 0.25 };
 
 /// One row of the constraint Jacobian: the relative velocity of two bodies along a direction,
 /// cdot = linA . vA + angA . wA + linB . vB + angB . wB. Bodies without degrees of freedom
@@ -161,7 +148,7 @@ typedef struct cnConstraintSolver
 	double* factor;
 	int matrixCapacity;
 
-	// integrator vectors
+	// integrator vectors; k holds the Cash-Karp stage derivatives (solvers/rk.h)
 	int n;
 	double* y;
 	double* y1;
@@ -589,13 +576,13 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 {
 	if ( m > CN_CONSTRAINT_MAX_ISLAND_ROWS )
 	{
-		return cnFail( cnError_stepFailed, "constraint method: %d contact rows in one island exceed the dense solver's limit of %d; "
+		return cnSetError( cnError_stepFailed, "constraint method: %d contact rows in one island exceed the dense solver's limit of %d; "
 						   "use another method for scenes this large",
 						   m, CN_CONSTRAINT_MAX_ISLAND_ROWS );
 	}
 	if ( cnReserveMatrix( s, m ) == false )
 	{
-		return cnFail( cnError_outOfMemory, "constraint method: out of memory for %d rows", m );
+		return cnSetError( cnError_outOfMemory, "constraint method: out of memory for %d rows", m );
 	}
 	double* A = s->matrix;
 	double* x = s->x;
@@ -657,7 +644,7 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 		{
 			if ( !isfinite( s->work[i] ) )
 			{
-				return cnFail( cnError_stepFailed, "constraint method: the constraint solve gave a non-finite multiplier" );
+				return cnSetError( cnError_stepFailed, "constraint method: the constraint solve gave a non-finite multiplier" );
 			}
 			x[s->map[i]] = s->work[i];
 			maxX = fabs( s->work[i] ) > maxX ? fabs( s->work[i] ) : maxX;
@@ -927,39 +914,30 @@ static bool cnResolveCollisions( cnConstraintSolver* s )
 }
 
 // One Cash-Karp step of size h from y0 (whose derivative is k[0]) into y1; writes the scaled
-// error norm (<= 1 is acceptable).
+// error norm (<= 1 is acceptable). The node times are not needed: within a step the forces do
+// not depend on time.
 static bool cnCashKarpStep( cnConstraintSolver* s, const double* y0, double h, double* y1, double* errorNorm )
 {
+	const cnRkTableau* tableau = &cnRk_cashKarp;
 	int n = s->n;
-	for ( int stage = 1; stage < 6; ++stage )
+	for ( int stage = 1; stage < tableau->stages; ++stage )
 	{
-		for ( int i = 0; i < n; ++i )
-		{
-			double v = y0[i];
-			for ( int j = 0; j < stage; ++j )
-			{
-				v += h * cnCkA[stage][j] * s->k[j][i];
-			}
-			s->yStage[i] = v;
-		}
+		cnRk_StageState( tableau, stage, n, y0, h, s->k, s->yStage );
 		if ( cnDerivative( s, s->yStage, s->k[stage] ) == false )
 		{
 			return false;
 		}
 	}
+	cnRk_Solution( tableau, n, y0, h, s->k, y1 );
+	// the stage state is free once the stages are done: it holds the error estimate
+	double* e = s->yStage;
+	cnRk_Error( tableau, n, h, s->k, e );
 	double norm = 0.0;
 	for ( int i = 0; i < n; ++i )
 	{
-		double v = y0[i], e = 0.0;
-		for ( int j = 0; j < 6; ++j )
-		{
-			v += h * cnCkB5[j] * s->k[j][i];
-			e += h * ( cnCkB5[j] - cnCkB4[j] ) * s->k[j][i];
-		}
-		y1[i] = v;
 		// mixed absolute and relative error: tolerance * (1 + |y|)
-		double scale = s->errorTolerance * ( 1.0 + fmax( fabs( y0[i] ), fabs( v ) ) );
-		double r = fabs( e ) / scale;
+		double scale = s->errorTolerance * ( 1.0 + fmax( fabs( y0[i] ), fabs( y1[i] ) ) );
+		double r = fabs( e[i] ) / scale;
 		norm = r > norm ? r : norm;
 	}
 	for ( int k = 0; k < s->bodyCount; ++k )
@@ -970,7 +948,7 @@ static bool cnCashKarpStep( cnConstraintSolver* s, const double* y0, double h, d
 	}
 	if ( !isfinite( norm ) )
 	{
-		return cnFail( cnError_stepFailed, "constraint method: the integrator produced a non-finite state" );
+		return cnSetError( cnError_stepFailed, "constraint method: the integrator produced a non-finite state" );
 	}
 	*errorNorm = norm;
 	return true;
@@ -1241,11 +1219,11 @@ static bool cnCreateSolver( cnWorld* world, cnConstraintSolver* s )
 	s->rootTolerance = 1e-3 * s->penetrationTolerance;
 	s->impactTolerance = 2.0 * s->rootTolerance;
 	s->restSpeed = CN_CONSTRAINT_REST_SPEED;
-	double omega = 2.0 * CN_PI * world->def.contactHertz;
+	double omega = 2.0 * CN_PI * world->def.settings.constraint.stabilizationHertz;
 	s->stiffness = omega * omega;
 	s->damping = 2.0 * CN_CONSTRAINT_DAMPING_RATIO * omega;
-	s->maxCorrection = 2.0 * world->def.maxPushVelocity / omega;
-	s->errorTolerance = world->def.errorTolerance;
+	s->maxCorrection = 2.0 * world->def.settings.constraint.maxCorrectionSpeed / omega;
+	s->errorTolerance = world->def.settings.constraint.errorTolerance;
 	return s->bodies != NULL && s->slot != NULL && s->rows != NULL && s->k[5] != NULL;
 }
 
@@ -1275,15 +1253,20 @@ static bool cnAdvance( cnConstraintSolver* s, double timeStep )
 {
 	cnWorld* world = s->world;
 	double hMin = 1e-9 * timeStep;
-	double h = world->adaptiveStep > 0.0 ? world->adaptiveStep : timeStep;
+	double last = ( (cnAdaptiveState*)world->methodState )->lastStep;
+	double h = last > 0.0 ? last : timeStep;
 	h = h < timeStep ? h : timeStep;
 	double t = 0.0;
 	cnGatherState( s, s->y );
 	for ( int steps = 0; timeStep - t > 1e-12 * timeStep; ++steps )
 	{
+		if ( cnCheckCancel( world ) )
+		{
+			return false;
+		}
 		if ( steps >= CN_CONSTRAINT_MAX_STEPS )
 		{
-			return cnFail( cnError_stepFailed, "constraint method: more than %d internal steps in one step", steps );
+			return cnSetError( cnError_stepFailed, "constraint method: more than %d internal steps in one step", steps );
 		}
 
 		// colliding contacts: impulses at the current state
@@ -1354,17 +1337,17 @@ static bool cnAdvance( cnConstraintSolver* s, double timeStep )
 		h = next < timeStep ? next : timeStep;
 		h = h > hMin ? h : hMin;
 	}
-	world->adaptiveStep = h;
+	( (cnAdaptiveState*)world->methodState )->lastStep = h;
 	cnScatterState( s, s->y );
 	return true;
 }
 
-bool cnStepConstraint( cnWorld* world, double timeStep )
+static bool cnStepConstraint( cnWorld* world, double timeStep )
 {
 	cnConstraintSolver s;
 	if ( cnCreateSolver( world, &s ) == false )
 	{
-		return cnFail( cnError_outOfMemory, "constraint method: out of memory" );
+		return cnSetError( cnError_outOfMemory, "constraint method: out of memory" );
 	}
 
 	bool ok = cnAdvance( &s, timeStep );
@@ -1377,3 +1360,29 @@ bool cnStepConstraint( cnWorld* world, double timeStep )
 
 	return true;
 }
+
+static const char* cnValidateConstraint( const cnMethodSettings* settings )
+{
+	const cnConstraintSettings* s = &settings->constraint;
+	if ( !( s->errorTolerance > 0.0 ) || !isfinite( s->errorTolerance ) )
+	{
+		return "constraint settings: errorTolerance must be finite and > 0";
+	}
+	if ( !( s->stabilizationHertz > 0.0 ) || !isfinite( s->stabilizationHertz ) || !( s->maxCorrectionSpeed >= 0.0 ) ||
+		 !isfinite( s->maxCorrectionSpeed ) )
+	{
+		return "constraint settings: stabilizationHertz must be finite and > 0, maxCorrectionSpeed finite and >= 0";
+	}
+	return NULL;
+}
+
+const cnMethodModule cnConstraintModule = {
+	.method = cnMethod_constraint,
+	.name = "constraint",
+	.summary = "Kleppmann's constraint method: contact forces from a linear system, impacts at the time of contact "
+			   "(frictionless)",
+	.flags = cnMethodFlag_adaptive | cnMethodFlag_planar,
+	.validate = cnValidateConstraint,
+	.stateSize = sizeof( cnAdaptiveState ),
+	.step = cnStepConstraint,
+};

@@ -143,12 +143,12 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 	sys->contacts = cnArena_Alloc( arena, contactSlots * sizeof( cnPenaltyContact ) );
 	cnPenaltyPoint* pointPool = cnArena_Alloc( arena, contactSlots * CN_MAX_PAIR_POINTS * sizeof( cnPenaltyPoint ) );
 	sys->y0 = cnArena_Alloc( arena, bodySlots * CN_PENALTY_STRIDE * sizeof( double ) );
-	double* memory = cnArena_Alloc( arena, cnRk45_MemorySize( n ) * sizeof( double ) );
+	double* memory = cnArena_Alloc( arena, cnRk_MemorySize( n ) * sizeof( double ) );
 	if ( sys->bodies == NULL || sys->slot == NULL || sys->minSize == NULL || sys->kinematics == NULL ||
 		 sys->stage == NULL || sys->force == NULL || sys->torque == NULL || sys->modes == NULL ||
 		 sys->accel == NULL || sys->contacts == NULL || pointPool == NULL || sys->y0 == NULL || memory == NULL )
 	{
-		return cnFail( cnError_outOfMemory, "out of memory in the penalty step" );
+		return cnSetError( cnError_outOfMemory, "out of memory in the penalty step" );
 	}
 
 	// bodies: awake dynamic ones form the state, in body index order (deterministic)
@@ -210,7 +210,7 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 		pc->pointCount = 0;
 	}
 
-	cnRk45_Init( &sys->rk, n, memory, cnPenaltyDerivative, sys, world->def.errorTolerance );
+	cnRk_Init( &sys->rk, n, memory, cnPenaltyDerivative, sys, world->def.settings.penalty.errorTolerance );
 	sys->rk.hMin = 1e-12 * timeStep;
 	return true;
 }
@@ -439,7 +439,7 @@ static void cnPointMotion( const cnPenaltySystem* sys, int bodyIndex, const cnPe
 
 void cnPenaltyRefresh( cnPenaltySystem* sys, double tEnd )
 {
-	cnRk45* rk = &sys->rk;
+	cnRk* rk = &sys->rk;
 	// the longest the next step can be: the integrator's proposal (which it may stretch by 1 % to
 	// land on tEnd), or what is left of the interval
 	double horizon = tEnd - rk->t;
@@ -478,7 +478,7 @@ void cnPenaltyRefresh( cnPenaltySystem* sys, double tEnd )
 			}
 		}
 	}
-	cnRk45_Invalidate( rk );
+	cnRk_Invalidate( rk );
 }
 
 int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
@@ -753,11 +753,11 @@ void cnPenaltyFinish( cnPenaltySystem* sys, const double* y )
 	}
 	if ( sys->bodyCount > 0 )
 	{
-		world->adaptiveStep = sys->rk.h;
+		( (cnAdaptiveState*)world->methodState )->lastStep = sys->rk.h;
 	}
 }
 
-bool cnStepPenalty( cnWorld* world, double timeStep )
+static bool cnStepPenalty( cnWorld* world, double timeStep )
 {
 	cnPenaltySystem sys;
 	if ( cnPenaltyBegin( world, &sys, timeStep ) == false )
@@ -767,25 +767,49 @@ bool cnStepPenalty( cnWorld* world, double timeStep )
 
 	// carry the step size of the last world step; the first one starts from the whole interval and
 	// lets rejections find the scale
-	double h = world->adaptiveStep > 0.0 ? fmin( world->adaptiveStep, timeStep ) : timeStep;
-	cnRk45_Reset( &sys.rk, 0.0, sys.y0, h );
+	double last = ( (cnAdaptiveState*)world->methodState )->lastStep;
+	double h = last > 0.0 ? fmin( last, timeStep ) : timeStep;
+	cnRk_Reset( &sys.rk, 0.0, sys.y0, h );
 	int steps = 0;
 	while ( sys.bodyCount > 0 && sys.rk.t < timeStep )
 	{
+		if ( cnCheckCancel( world ) )
+		{
+			return false;
+		}
 		if ( ++steps > CN_PENALTY_MAX_STEPS )
 		{
-			return cnFail( cnError_stepFailed, "penalty: more than %d internal steps in one step of %g s", CN_PENALTY_MAX_STEPS,
+			return cnSetError( cnError_stepFailed, "penalty: more than %d internal steps in one step of %g s", CN_PENALTY_MAX_STEPS,
 							   timeStep );
 		}
 		cnPenaltyRefresh( &sys, timeStep );
-		cnRk45_Prime( &sys.rk );
+		cnRk_Prime( &sys.rk );
 		double hMax = cnPenaltyStepBound( &sys, sys.rk.y );
-		if ( cnRk45_Step( &sys.rk, timeStep, hMax ) != cnRk45_accepted )
+		if ( cnRk_Step( &sys.rk, timeStep, hMax ) != cnRk_accepted )
 		{
-			return cnFail( cnError_stepFailed, "penalty: step size underflow at t = %g (error tolerance %g not reachable)",
-							   world->time + sys.rk.t, world->def.errorTolerance );
+			return cnSetError( cnError_stepFailed, "penalty: step size underflow at t = %g (error tolerance %g not reachable)",
+							   world->time + sys.rk.t, world->def.settings.penalty.errorTolerance );
 		}
 	}
 	cnPenaltyFinish( &sys, sys.rk.y );
 	return true;
 }
+
+const char* cnValidatePenaltySettings( const cnMethodSettings* settings )
+{
+	if ( !( settings->penalty.errorTolerance > 0.0 ) || !isfinite( settings->penalty.errorTolerance ) )
+	{
+		return "penalty settings: errorTolerance must be finite and > 0";
+	}
+	return NULL;
+}
+
+const cnMethodModule cnPenaltyModule = {
+	.method = cnMethod_penalty,
+	.name = "penalty",
+	.summary = "penalty springs at the contacts, integrated by adaptive Dormand-Prince RK5(4) (AERO)",
+	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar,
+	.validate = cnValidatePenaltySettings,
+	.stateSize = sizeof( cnAdaptiveState ),
+	.step = cnStepPenalty,
+};

@@ -6,7 +6,7 @@
 // step.
 #pragma once
 
-#include "solvers/rk45.h"
+#include "solvers/rk.h"
 #include "integrate.h"
 #include "methods/method.h"
 #include "world.h"
@@ -155,7 +155,7 @@ typedef struct cnPenaltySystem
 	/// state size, 13 per body, and the state at the step start
 	int n;
 	double* y0;
-	cnRk45 rk;
+	cnRk rk;
 } cnPenaltySystem;
 
 /// True when the feature id is among the contact's overlapping points of the last accepted state.
@@ -215,7 +215,7 @@ double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, c
 void cnPenaltyDerivative( double t, const double* y, double* dydt, void* context );
 
 /// Step-size limit at the state y, which must be the state of the last derivative evaluation
-/// (cnRk45_Prime): no body moves more than CN_PENALTY_MOTION_FRACTION of its smallest shape size in
+/// (cnRk_Prime): no body moves more than CN_PENALTY_MOTION_FRACTION of its smallest shape size in
 /// one internal step, and the step stays within the stability bound of the contacts (at most
 /// timeStep).
 double cnPenaltyStepBound( const cnPenaltySystem* sys, const double* y );
@@ -231,3 +231,6 @@ void cnPenaltyFinish( cnPenaltySystem* sys, const double* y );
 /// impulse (0 when the point is not colliding).
 double cnAnalyticImpulse( cnPenaltyBody* a, cnPenaltyBody* b, cnVec3 p, cnVec3 n, double restitution, double friction,
 						  double vMax, bool planar );
+
+/// Checks the penalty part of the settings (shared by penalty and analytic-impulse).
+const char* cnValidatePenaltySettings( const cnMethodSettings* settings );

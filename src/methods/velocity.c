@@ -80,8 +80,6 @@
 // A Jacobian row along a direction in which no free body can move (a normal perpendicular to the
 // plane of a planar world) has J M^-1 J^T = 0 and is left out: no impulse can change its velocity.
 
-// The contact system capture request of the current cnStepAndCaptureContactSystem call.
-static _Thread_local cnContactSystemDump* cnCaptureTarget = NULL;
 
 // One Jacobian row: the relative velocity of body B with respect to body A at a point along a
 // direction, J qdot + fixed. Each side holds its body's dof offset (or -1), its entries and M^-1 J^T.
@@ -476,7 +474,7 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	}
 
 	cnLcpStatus status;
-	if ( world->def.lcpSolver == cnLcp_lemke )
+	if ( world->def.settings.velocity.lcpSolver == cnLcp_lemke )
 	{
 		status = cnSolveLcpLemke( r, s->A, s->b, s->z, 50 * r + 100 );
 	}
@@ -517,15 +515,15 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	}
 	if ( status != cnLcp_ok )
 	{
-		return cnFail( cnError_stepFailed, "%s: the %s LCP over %d contact points failed (%s) at t = %g", s->name,
-						   world->def.lcpSolver == cnLcp_lemke ? "Lemke" : "boxed", count, cnLcpStatusText( status ),
+		return cnSetError( cnError_stepFailed, "%s: the %s LCP over %d contact points failed (%s) at t = %g", s->name,
+						   world->def.settings.velocity.lcpSolver == cnLcp_lemke ? "Lemke" : "boxed", count, cnLcpStatusText( status ),
 						   world->time );
 	}
 	for ( int i = 0; i < r; ++i )
 	{
 		if ( !isfinite( s->z[i] ) )
 		{
-			return cnFail( cnError_stepFailed, "%s: the LCP gave a non-finite impulse at t = %g", s->name, world->time );
+			return cnSetError( cnError_stepFailed, "%s: the LCP gave a non-finite impulse at t = %g", s->name, world->time );
 		}
 	}
 
@@ -645,14 +643,14 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 	}
 	if ( status != cnQp_ok )
 	{
-		return cnFail( cnError_stepFailed, "%s: the projection QP over %d contact points failed (%s) at t = %g", s->name, count,
+		return cnSetError( cnError_stepFailed, "%s: the projection QP over %d contact points failed (%s) at t = %g", s->name, count,
 						   cnQpStatusText( status ), world->time );
 	}
 	for ( int i = 0; i < n; ++i )
 	{
 		if ( !isfinite( s->x[i] ) )
 		{
-			return cnFail( cnError_stepFailed, "%s: the projection gave a non-finite velocity at t = %g", s->name, world->time );
+			return cnSetError( cnError_stepFailed, "%s: the projection gave a non-finite velocity at t = %g", s->name, world->time );
 		}
 	}
 	for ( int l = 0; l < bodyCount; ++l )
@@ -804,7 +802,7 @@ static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
 	{
 		scale = fmax( scale, cnRowMagnitude( s, s->rows + s->points[points[i]].row, s->q ) );
 	}
-	bool boxed = s->projection == false && s->world->def.lcpSolver == cnLcp_dantzig;
+	bool boxed = s->projection == false && s->world->def.settings.velocity.lcpSolver == cnLcp_dantzig;
 	double tol = ( boxed ? CN_GR_APPROACH_TOL_BOXED : CN_GR_APPROACH_TOL ) * scale;
 	int cap = 1000 + CN_GR_ITERATIONS_PER_POINT * count;
 	for ( int iteration = 0;; ++iteration )
@@ -837,8 +835,8 @@ static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
 	}
 }
 
-// Copies the step's contact system into the capture target (see cnContactSystemDump).
-static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystemDump* dump )
+// Copies the step's contact system into the capture target (see cnContactSystem).
+static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystem* dump )
 {
 	cnWorld* world = s->world;
 	int n = s->map.n, m = s->pointCount, d = s->dpb;
@@ -854,8 +852,8 @@ static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystemDump* dump )
 	if ( dump->bodies == NULL || dump->qdot == NULL || dump->M == NULL || dump->minusMqdot == NULL || dump->N == NULL ||
 		 dump->c == NULL || dump->A == NULL || dump->b == NULL )
 	{
-		cnFreeContactSystemDump( dump );
-		return cnFail( cnError_outOfMemory, "out of memory capturing the contact system" );
+		cnContactSystem_Free( dump );
+		return cnSetError( cnError_outOfMemory, "out of memory capturing the contact system" );
 	}
 	dump->captured = true;
 	dump->method = world->def.method;
@@ -902,10 +900,21 @@ static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystemDump* dump )
 			dump->A[(size_t)i + (size_t)j * mm] = cnRowCoupling( s, row, s->rows + s->points[j].row );
 		}
 	}
+	// the LCP's solution by Lemke's method, as FOSSSim's oracles list it (the method's own solve
+	// goes island by island and may use the boxed solver)
+	if ( s->projection == false )
+	{
+		dump->lambda = calloc( mm > 0 ? mm : 1, sizeof( double ) );
+		if ( dump->lambda != NULL && cnSolveLcpLemke( m, dump->A, dump->b, dump->lambda, 1000 + 50 * m ) != cnLcp_ok )
+		{
+			free( dump->lambda );
+			dump->lambda = NULL;
+		}
+	}
 	return true;
 }
 
-void cnFreeContactSystemDump( cnContactSystemDump* dump )
+void cnContactSystem_Free( cnContactSystem* dump )
 {
 	if ( dump == NULL )
 	{
@@ -919,16 +928,26 @@ void cnFreeContactSystemDump( cnContactSystemDump* dump )
 	free( dump->c );
 	free( dump->A );
 	free( dump->b );
+	free( dump->lambda );
 	memset( dump, 0, sizeof( *dump ) );
 }
 
-bool cnStepAndCaptureContactSystem( cnWorld* world, double timeStep, cnContactSystemDump* dump )
+bool cnWorld_CaptureContactSystem( cnWorld* world, cnContactSystem* system )
 {
-	cnContactSystemDump* saved = cnCaptureTarget;
-	cnCaptureTarget = dump;
-	bool ok = cnWorld_Step( world, timeStep );
-	cnCaptureTarget = saved;
-	return ok;
+	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	{
+		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+	}
+	if ( system != NULL && ( world->module->flags & cnMethodFlag_velocityLevel ) == 0 )
+	{
+		return cnSetError( cnError_unsupported,
+						   "method '%s' has no contact system (only the velocity-level methods assemble one: lcp, "
+						   "velocity-projection, gr-lcp, gr-velocity-projection)",
+						   world->module->name );
+	}
+	world->captureTarget = system;
+	cnClearError();
+	return true;
 }
 
 // Collects the active points and their rows (and resets the manifold points' impulse records).
@@ -944,10 +963,10 @@ static void cnCollectPoints( cnVelocityStep* s )
 	s->rows = cnArena_Alloc( &world->arena, (size_t)( capacity > 0 ? 3 * capacity : 1 ) * sizeof( cnVelocityRow ) );
 	s->pointCount = 0;
 	s->rowCount = 0;
-	bool explicitEuler = world->def.integrator == cnIntegrator_explicitEuler;
+	bool explicitEuler = world->def.settings.velocity.integrator == cnIntegrator_explicitEuler;
 	// speculative contacts need the new velocity to be the one that moves the bodies this step, and
 	// would break generalized reflection's energy balance (a reflection from a distance)
-	bool speculative = world->def.speculativeContacts && explicitEuler == false && s->gr == false;
+	bool speculative = world->def.settings.velocity.speculativeContacts && explicitEuler == false && s->gr == false;
 
 	for ( int ci = 0; ci < world->contactCount; ++ci )
 	{
@@ -1053,18 +1072,19 @@ static void cnCollectPoints( cnVelocityStep* s )
 	}
 }
 
-bool cnStepVelocityLevel( cnWorld* world, double timeStep )
+// One step of a velocity-level method: the LCP (projection false) or the projection QP, once or
+// by generalized reflection.
+static bool cnStepVelocityLevel( cnWorld* world, double timeStep, bool projection, bool reflection )
 {
 	double t0 = cnSeconds();
 	cnVelocityStep step = { 0 };
 	cnVelocityStep* s = &step;
 	s->world = world;
 	s->h = timeStep;
-	cnMethod method = world->def.method;
-	s->gr = method == cnMethod_grLcp || method == cnMethod_grVelocityProjection;
-	s->projection = method == cnMethod_velocityProjection || method == cnMethod_grVelocityProjection;
-	s->friction = s->projection == false && world->def.lcpSolver == cnLcp_dantzig;
-	s->name = cnMethodName( method );
+	s->gr = reflection;
+	s->projection = projection;
+	s->friction = s->projection == false && world->def.settings.velocity.lcpSolver == cnLcp_dantzig;
+	s->name = world->module->name;
 
 	cnBuildDofMap( world, &s->map );
 	s->dpb = s->map.dofsPerBody;
@@ -1096,12 +1116,14 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 	// 2. active points
 	cnCollectPoints( s );
 
-	if ( cnCaptureTarget != NULL && cnCaptureTarget->captured == false && s->pointCount > 0 )
+	if ( world->captureTarget != NULL && world->captureTarget->captured == false && s->pointCount > 0 )
 	{
-		if ( cnCaptureSystem( s, cnCaptureTarget ) == false )
+		if ( cnCaptureSystem( s, world->captureTarget ) == false )
 		{
 			return false;
 		}
+		// a request is for one system
+		world->captureTarget = NULL;
 	}
 
 	// 3. islands: free bodies linked through points between two free bodies
@@ -1153,7 +1175,7 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		int size = s->projection ? ( maxBodies * d > maxPoints ? maxBodies * d : maxPoints ) : maxRows;
 		if ( size > CN_VELOCITY_MAX_ISLAND_SIZE )
 		{
-			return cnFail( cnError_stepFailed, "%s: an island of %d bodies and %d contact points (%d %s) exceeds the dense solver's limit "
+			return cnSetError( cnError_stepFailed, "%s: an island of %d bodies and %d contact points (%d %s) exceeds the dense solver's limit "
 							   "of %d at t = %g; use the impulse method for scenes this large",
 							   s->name, maxBodies, maxPoints, size, s->projection ? "QP unknowns or constraints" : "LCP rows",
 							   CN_VELOCITY_MAX_ISLAND_SIZE, world->time );
@@ -1188,7 +1210,7 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 		for ( int k = 0; k < bodyCount; ++k )
 		{
 			int count = start[k + 1] - start[k];
-			if ( count > 0 && cnSolveIsland( s, order + start[k], count ) == false )
+			if ( count > 0 && ( cnCheckCancel( world ) || cnSolveIsland( s, order + start[k], count ) == false ) )
 			{
 				return false;
 			}
@@ -1199,14 +1221,14 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 	{
 		if ( !isfinite( s->q[i] ) )
 		{
-			return cnFail( cnError_stepFailed, "%s: non-finite velocity after the contact solve at t = %g", s->name, world->time );
+			return cnSetError( cnError_stepFailed, "%s: non-finite velocity after the contact solve at t = %g", s->name, world->time );
 		}
 	}
 
 	// 4. positions. Symplectic Euler: x += h qdot_plus. Explicit Euler (FOSSSim's): x += h qdot with
 	// the velocity the step started with, then the velocity becomes qdot_plus.
 	double t1 = cnSeconds();
-	bool correct = world->def.positionCorrection && s->pointCount > 0;
+	bool correct = world->def.settings.velocity.positionCorrection && s->pointCount > 0;
 	cnQuat* startQ = NULL;
 	if ( correct )
 	{
@@ -1216,7 +1238,7 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 			startQ[i] = world->bodies[i].xf.q;
 		}
 	}
-	bool explicitEuler = world->def.integrator == cnIntegrator_explicitEuler;
+	bool explicitEuler = world->def.settings.velocity.integrator == cnIntegrator_explicitEuler;
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
 		cnBody* b = world->bodies + i;
@@ -1257,3 +1279,73 @@ bool cnStepVelocityLevel( cnWorld* world, double timeStep )
 	world->stats.integrateMs = 1000.0 * integrateSeconds;
 	return true;
 }
+
+static bool cnStepLcp( cnWorld* world, double timeStep )
+{
+	return cnStepVelocityLevel( world, timeStep, false, false );
+}
+
+static bool cnStepVelocityProjection( cnWorld* world, double timeStep )
+{
+	return cnStepVelocityLevel( world, timeStep, true, false );
+}
+
+static bool cnStepGrLcp( cnWorld* world, double timeStep )
+{
+	return cnStepVelocityLevel( world, timeStep, false, true );
+}
+
+static bool cnStepGrVelocityProjection( cnWorld* world, double timeStep )
+{
+	return cnStepVelocityLevel( world, timeStep, true, true );
+}
+
+static const char* cnValidateVelocity( const cnMethodSettings* settings )
+{
+	const cnVelocitySettings* s = &settings->velocity;
+	if ( (int)s->lcpSolver < 0 || s->lcpSolver > cnLcp_lemke )
+	{
+		return "velocity settings: unknown LCP solver";
+	}
+	if ( (int)s->integrator < 0 || s->integrator > cnIntegrator_explicitEuler )
+	{
+		return "velocity settings: unknown integrator";
+	}
+	return NULL;
+}
+
+const cnMethodModule cnLcpModule = {
+	.method = cnMethod_lcp,
+	.name = "lcp",
+	.summary = "velocity-level LCP per step: Lemke (frictionless) or a boxed LCP with Coulomb friction",
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_friction | cnMethodFlag_planar,
+	.validate = cnValidateVelocity,
+	.step = cnStepLcp,
+};
+
+const cnMethodModule cnVelocityProjectionModule = {
+	.method = cnMethod_velocityProjection,
+	.name = "velocity-projection",
+	.summary = "M-norm projection of the velocity onto the admissible set, a QP (Goldfarb-Idnani; frictionless)",
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_planar,
+	.validate = cnValidateVelocity,
+	.step = cnStepVelocityProjection,
+};
+
+const cnMethodModule cnGrLcpModule = {
+	.method = cnMethod_grLcp,
+	.name = "gr-lcp",
+	.summary = "generalized reflection over the LCP (Smith et al. 2012): simultaneous impacts keep their energy",
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_reflection | cnMethodFlag_friction | cnMethodFlag_planar,
+	.validate = cnValidateVelocity,
+	.step = cnStepGrLcp,
+};
+
+const cnMethodModule cnGrVelocityProjectionModule = {
+	.method = cnMethod_grVelocityProjection,
+	.name = "gr-velocity-projection",
+	.summary = "generalized reflection over the velocity projection (frictionless)",
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_reflection | cnMethodFlag_planar,
+	.validate = cnValidateVelocity,
+	.step = cnStepGrVelocityProjection,
+};

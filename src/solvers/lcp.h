@@ -2,7 +2,9 @@
 // Dense linear complementarity solvers shared by the velocity-level contact methods. Pure numerics:
 // no world, no bodies, only column-major double arrays (A[i + j*n] is row i, column j). Each call
 // makes at most one malloc/free pair for its scratch memory and is deterministic: the same inputs give
-// bit-identical outputs.
+// bit-identical outputs. Implemented in lcp_lemke.c (Lemke), lcp_dantzig.c and lcp_dantzig_basis.c
+// (principal pivoting on the boxed problem) and lcp_boxed.c (the boxed front end and its fallback),
+// which share lcp_internal.h.
 #pragma once
 
 typedef enum cnLcpStatus

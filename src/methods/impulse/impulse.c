@@ -67,7 +67,7 @@ static void cnWriteBackBodies( cnStepContext* context )
 	}
 }
 
-void cnSolveImpulse( cnWorld* world, double timeStep )
+static bool cnStepImpulse( cnWorld* world, double timeStep )
 {
 	// gather the simulated bodies: awake dynamic and kinematic ones
 	int count = 0;
@@ -107,15 +107,16 @@ void cnSolveImpulse( cnWorld* world, double timeStep )
 	context.states[count] = (cnBodyState){ cnVec3_zero, cnVec3_zero, cnVec3_zero, cnQuat_identity };
 	context.sims[count] = (cnBodySim){ 0.0, cnMat3_zero, -1 };
 
-	int subSteps = world->def.subSteps;
+	const cnImpulseSettings* settings = &world->def.settings.impulse;
+	int subSteps = settings->subSteps;
 	double h = timeStep / subSteps;
 	context.h = h;
 	context.inv_h = 1.0 / h;
 	// contact stiffness is capped at a quarter of the sub-step rate so the soft constraint stays stable
-	double hertz = world->def.contactHertz < 0.25 * context.inv_h ? world->def.contactHertz : 0.25 * context.inv_h;
-	context.contactSoftness = cnMakeSoft( hertz, world->def.contactDampingRatio, h );
-	context.staticSoftness = cnMakeSoft( 2.0 * hertz, world->def.contactDampingRatio, h );
-	context.maxPushVelocity = world->def.maxPushVelocity;
+	double hertz = settings->contactHertz < 0.25 * context.inv_h ? settings->contactHertz : 0.25 * context.inv_h;
+	context.contactSoftness = cnMakeSoft( hertz, settings->contactDampingRatio, h );
+	context.staticSoftness = cnMakeSoft( 2.0 * hertz, settings->contactDampingRatio, h );
+	context.maxPushVelocity = settings->maxPushVelocity;
 	context.restitutionThreshold = world->def.restitutionThreshold;
 
 	cnPrepareContacts( &context );
@@ -144,4 +145,31 @@ void cnSolveImpulse( cnWorld* world, double timeStep )
 	cnWriteBackBodies( &context );
 	integrateSeconds += cnSeconds() - t0;
 	world->stats.integrateMs = 1000.0 * integrateSeconds;
+	return true;
 }
+
+static const char* cnValidateImpulse( const cnMethodSettings* settings )
+{
+	const cnImpulseSettings* s = &settings->impulse;
+	if ( s->subSteps < 1 || s->subSteps > 64 )
+	{
+		return "impulse settings: subSteps must be in [1, 64]";
+	}
+	if ( !( s->contactHertz > 0.0 ) || !isfinite( s->contactHertz ) || !( s->contactDampingRatio >= 0.0 ) ||
+		 !isfinite( s->contactDampingRatio ) || !( s->maxPushVelocity >= 0.0 ) || !isfinite( s->maxPushVelocity ) )
+	{
+		return "impulse settings: contactHertz must be finite and > 0, contactDampingRatio and maxPushVelocity finite "
+			   "and >= 0";
+	}
+	return NULL;
+}
+
+const cnMethodModule cnImpulseModule = {
+	.method = cnMethod_impulse,
+	.name = "impulse",
+	.summary = "sequential impulses on soft contacts with sub-steps and relax (Box2D v3's soft step)",
+	.flags = cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_subSteps,
+	.validate = cnValidateImpulse,
+	.stateSize = 0,
+	.step = cnStepImpulse,
+};

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// CSV output of a run: one row per body per frame,
+//   time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz
+// (body = its name, quoted as RFC 4180 asks when it holds a comma, quote or line break; numbers
+// with 9 significant digits). Part of libcairn_io.
+#pragma once
+
+#include "cairn/cairn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A CSV file being written.
+typedef struct cnCsvWriter cnCsvWriter;
+
+/// What to write.
+typedef struct cnCsvWriterDef
+{
+	/// the file (written as "path.tmp" until cnCsvWriter_Finish renames it)
+	const char* path;
+	/// the bodies to write, in this order (NULL: every non-static body the world has now, in
+	/// creation order)
+	const cnBodyId* bodies;
+	int bodyCount;
+} cnCsvWriterDef;
+
+/// Defaults: no path, every non-static body.
+CN_API cnCsvWriterDef cnDefaultCsvWriterDef( void );
+
+/// Opens the file and writes the header row; NULL when it cannot be written or a body id is invalid.
+CN_API cnCsvWriter* cnCreateCsvWriter( const cnWorld* world, const cnCsvWriterDef* def );
+
+/// Writes one row per body at the world's current state.
+CN_API bool cnCsvWriter_AddFrame( cnCsvWriter* writer, const cnWorld* world );
+
+/// Closes the file and renames it to its path.
+CN_API bool cnCsvWriter_Finish( cnCsvWriter* writer );
+
+/// Frees the writer; an unfinished file is removed (NULL is allowed).
+CN_API void cnDestroyCsvWriter( cnCsvWriter* writer );
+
+/// The writer as a cnRun frame writer (its finish commits or discards the file).
+CN_API cnFrameWriter cnCsvWriter_AsFrameWriter( cnCsvWriter* writer );
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// libcairn_io: what Cairn reads and writes, built on libcairn's public API (cairn.h). JSON scenes
+// (scene.h), FOSSSim XML scenes (fosssim.h), binary recordings (recording.h), CSV (csv.h), and
+// output files that appear only complete (below). Errors go to the same thread-local error state
+// as libcairn's (cnGetError); messages start with the file they are about.
+#pragma once
+
+#include "cairn/cairn.h"
+#include "cairn/csv.h"
+#include "cairn/fosssim.h"
+#include "cairn/recording.h"
+#include "cairn/scene.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// output files
+
+/// A file written under a temporary name ("PATH.tmp") and renamed to PATH only when committed, so
+/// an interrupted or failed writer never leaves a half-written file under the real name.
+typedef struct cnOutputFile cnOutputFile;
+
+/// Opens "path.tmp" for writing (binary); NULL with cnError_io when it cannot be created.
+CN_API cnOutputFile* cnCreateOutputFile( const char* path );
+
+/// The stream to write to (valid until the file is committed or destroyed).
+CN_API FILE* cnOutputFile_GetStream( cnOutputFile* file );
+
+/// The final path.
+CN_API const char* cnOutputFile_GetPath( const cnOutputFile* file );
+
+/// Flushes and closes the stream and renames the temporary file to the path; false (cnError_io)
+/// when a write failed or the rename did not happen (the temporary file is then removed).
+CN_API bool cnOutputFile_Commit( cnOutputFile* file );
+
+/// Frees the file; when it was not committed its temporary file is closed and removed (NULL is
+/// allowed).
+CN_API void cnDestroyOutputFile( cnOutputFile* file );
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: MIT
+// Binary recordings: the validating reader (cnRecording). Every count, size and value is checked
+// against the bytes that are really there before it is used, so a truncated, corrupt or hostile
+// file gives a message naming what is wrong, never a crash.
+#include "io/io_util.h"
+#include "io/recording_codec.h"
+
+#include "cairn/recording.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// ---------------------------------------------------------------------------------------------
+// reader
+
+typedef struct cnRecordedBody
+{
+	char* name;
+	cnBodyType type;
+	int firstShape;
+	int shapeCount;
+} cnRecordedBody;
+
+struct cnRecording
+{
+	int version;
+	char* sceneName;
+	double fps;
+	int frameCount;
+	int bodyCount;
+	cnRecordedBody* bodies;
+	cnRecordedShape* shapes;
+	int shapeCount;
+	// the vertices of every polygon, in shape order; each polygon shape points into this array
+	cnVec3* vertices;
+	size_t vertexCount;
+	double* times;
+	// frameCount * bodyCount transforms, frame major
+	cnTransform* transforms;
+};
+
+// A bounds-checked cursor over the file's bytes.
+typedef struct cnReader
+{
+	const uint8_t* data;
+	size_t size;
+	size_t position;
+} cnReader;
+
+static const uint8_t* cnReader_Take( cnReader* r, size_t n )
+{
+	if ( n > r->size - r->position )
+	{
+		return NULL;
+	}
+	const uint8_t* p = r->data + r->position;
+	r->position += n;
+	return p;
+}
+
+static bool cnReadFile( const char* path, uint8_t** data, size_t* size )
+{
+	FILE* file = fopen( path, "rb" );
+	if ( file == NULL )
+	{
+		cnSetError( cnError_io, "%s: cannot open: %s", path, strerror( errno ) );
+		return false;
+	}
+	size_t capacity = 1 << 16, used = 0;
+	uint8_t* buffer = malloc( capacity );
+	while ( buffer != NULL )
+	{
+		if ( used == capacity )
+		{
+			uint8_t* bigger = capacity < SIZE_MAX / 2 ? realloc( buffer, capacity * 2 ) : NULL;
+			if ( bigger == NULL )
+			{
+				free( buffer );
+				buffer = NULL;
+				break;
+			}
+			buffer = bigger;
+			capacity *= 2;
+		}
+		size_t n = fread( buffer + used, 1, capacity - used, file );
+		used += n;
+		if ( n == 0 )
+		{
+			break;
+		}
+	}
+	bool readError = ferror( file ) != 0;
+	fclose( file );
+	if ( buffer == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+		return false;
+	}
+	if ( readError )
+	{
+		free( buffer );
+		cnSetError( cnError_io, "%s: read error", path );
+		return false;
+	}
+	*data = buffer;
+	*size = used;
+	return true;
+}
+
+static bool cnIsUnitQuatLike( double w, double x, double y, double z )
+{
+	// transforms written by the library are unit quaternions up to round-off; this wide band
+	// accepts any of them and still rejects zeros and the huge values of a flipped exponent bit
+	double n = w * w + x * x + y * y + z * z;
+	return n > 0.5 && n < 2.0;
+}
+
+// Reads one shape record of a file of the given version; returns a reason when it is invalid, NULL
+// when it is fine. A polygon's vertex list, which follows the record, is read by the caller.
+static const char* cnReadShape( const uint8_t* p, uint32_t version, cnRecordedShape* s )
+{
+	uint32_t type = cnGetU32( p );
+	p += 4;
+	double v[16];
+	for ( int k = 0; k < 16; ++k )
+	{
+		v[k] = cnGetF64( p );
+		p += 8;
+		if ( !isfinite( v[k] ) )
+		{
+			return "has a non-finite number";
+		}
+	}
+	for ( int k = 0; k < 3; ++k )
+	{
+		s->color[k] = cnGetF32( p );
+		p += 4;
+		if ( !( s->color[k] >= 0.0f && s->color[k] <= 1.0f ) )
+		{
+			return "has a colour outside [0, 1]";
+		}
+	}
+	if ( type >= (uint32_t)cnShape_count )
+	{
+		return "has an unknown shape type";
+	}
+	if ( type == (uint32_t)cnShape_polygon && version < CN_RECORDING_VERSION_POLYGON )
+	{
+		return "is a polygon, which this format version cannot hold";
+	}
+	s->type = (cnShapeType)type;
+	s->vertexCount = 0;
+	s->vertices = NULL;
+	s->radius = v[0];
+	s->halfExtents = cnV3( v[1], v[2], v[3] );
+	s->halfHeight = v[4];
+	s->normal = cnV3( v[5], v[6], v[7] );
+	s->offset = v[8];
+	s->localPose.p = cnV3( v[9], v[10], v[11] );
+	s->localPose.q = ( cnQuat ){ v[12], v[13], v[14], v[15] };
+	if ( !cnIsUnitQuatLike( v[12], v[13], v[14], v[15] ) )
+	{
+		return "has an orientation that is not a unit quaternion";
+	}
+
+	// the size fields of the type must describe a real shape, as the library requires
+	switch ( s->type )
+	{
+		case cnShape_sphere:
+			return s->radius > 0.0 ? NULL : "is a sphere of radius <= 0";
+		case cnShape_box:
+			return s->halfExtents.x > 0.0 && s->halfExtents.y > 0.0 && s->halfExtents.z > 0.0
+					   ? NULL
+					   : "is a box with a half extent <= 0";
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			return s->radius > 0.0 && s->halfHeight >= 0.0 ? NULL : "has a radius <= 0 or a half height < 0";
+		case cnShape_plane:
+			return cnLengthSquared( s->normal ) > 0.5 ? NULL : "is a plane without a unit normal";
+		case cnShape_polygon:
+			return s->radius > 0.0 ? NULL : "is a polygon of edge radius <= 0";
+		default:
+			return "has an unknown shape type";
+	}
+}
+
+// Reads the vertex list that follows a polygon's shape record into rec->vertices and sets the
+// shape's vertex count. Returns false with a message "truncated: ..." or "corrupt: ..." in reason
+// when the list is invalid.
+static bool cnReadPolygonVertices( cnReader* r, cnRecording* rec, size_t* vertexCapacity, cnRecordedShape* shape,
+								   char* reason, size_t reasonCapacity )
+{
+	const uint8_t* p = cnReader_Take( r, cn_recVertexCountBytes );
+	if ( p == NULL )
+	{
+		snprintf( reason, reasonCapacity, "truncated: the file ends before the polygon's vertex count" );
+		return false;
+	}
+	uint32_t n = cnGetU32( p );
+	if ( n < 2 || n > CN_RECORDING_MAX_POLYGON_VERTICES )
+	{
+		snprintf( reason, reasonCapacity, "corrupt: the polygon has %u vertices (allowed: 2 to %d)", n,
+				  CN_RECORDING_MAX_POLYGON_VERTICES );
+		return false;
+	}
+	// checked before allocating: the count cannot ask for more memory than the file holds
+	const uint8_t* list = cnReader_Take( r, (size_t)n * cn_recVertexBytes );
+	if ( list == NULL )
+	{
+		snprintf( reason, reasonCapacity, "truncated: the file ends inside the polygon's %u vertices", n );
+		return false;
+	}
+	if ( rec->vertexCount + n > *vertexCapacity )
+	{
+		size_t capacity = *vertexCapacity < 64 ? 64 : *vertexCapacity;
+		while ( capacity < rec->vertexCount + n )
+		{
+			capacity *= 2;
+		}
+		cnVec3* vertices = realloc( rec->vertices, sizeof( cnVec3 ) * capacity );
+		if ( vertices == NULL )
+		{
+			snprintf( reason, reasonCapacity, "out of memory" );
+			return false;
+		}
+		rec->vertices = vertices;
+		*vertexCapacity = capacity;
+	}
+	for ( uint32_t k = 0; k < n; ++k )
+	{
+		cnVec3 v = cnV3( cnGetF64( list ), cnGetF64( list + 8 ), cnGetF64( list + 16 ) );
+		list += cn_recVertexBytes;
+		// the library keeps polygons in the shape's xy-plane
+		if ( !isfinite( v.x ) || !isfinite( v.y ) || v.z != 0.0 )
+		{
+			snprintf( reason, reasonCapacity, "corrupt: polygon vertex %u is (%g, %g, %g), not finite with z = 0", k,
+					  v.x, v.y, v.z );
+			return false;
+		}
+		rec->vertices[rec->vertexCount + k] = v;
+	}
+	rec->vertexCount += n;
+	shape->vertexCount = (int)n;
+	return true;
+}
+
+static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size, const char* path )
+{
+	cnReader r = { data, size, 0 };
+
+	if ( size < 8 || memcmp( data, CN_RECORDING_MAGIC, 8 ) != 0 )
+	{
+		cnSetError( cnError_badInput, "%s: not a Cairn recording (the file does not start with \"%s\")", path,
+					   CN_RECORDING_MAGIC );
+		return false;
+	}
+	const uint8_t* fixed = cnReader_Take( &r, cn_recSceneNameOffset );
+	if ( fixed == NULL )
+	{
+		cnSetError( cnError_badInput, "%s: truncated: the file ends inside the %d-byte header (%zu bytes)", path,
+					   cn_recSceneNameOffset, size );
+		return false;
+	}
+	uint32_t version = cnGetU32( fixed + cn_recVersionOffset );
+	if ( version == 0 || version > CN_RECORDING_VERSION )
+	{
+		cnSetError( cnError_badInput, "%s: unsupported recording format version %u (this build of Cairn reads version %d)", path,
+					   version, CN_RECORDING_VERSION );
+		return false;
+	}
+	rec->version = (int)version;
+	uint32_t bodyCount = cnGetU32( fixed + cn_recBodyCountOffset );
+	uint32_t frameCount = cnGetU32( fixed + cn_recFrameCountOffset );
+	uint32_t headerSize = cnGetU32( fixed + cn_recHeaderSizeOffset );
+	rec->fps = cnGetF64( fixed + cn_recFpsOffset );
+	if ( !( rec->fps > 0.0 ) || !isfinite( rec->fps ) )
+	{
+		cnSetError( cnError_badInput, "%s: corrupt: fps %g is not a finite number > 0", path, rec->fps );
+		return false;
+	}
+	if ( bodyCount > INT32_MAX || frameCount > INT32_MAX )
+	{
+		cnSetError( cnError_badInput, "%s: corrupt: %u bodies, %u frames", path, bodyCount, frameCount );
+		return false;
+	}
+
+	// scene name
+	const uint8_t* p = cnReader_Take( &r, 4 );
+	uint32_t nameLength = p != NULL ? cnGetU32( p ) : 0;
+	const uint8_t* name = p != NULL ? cnReader_Take( &r, nameLength ) : NULL;
+	if ( name == NULL )
+	{
+		cnSetError( cnError_badInput, "%s: truncated: the file ends inside the scene name", path );
+		return false;
+	}
+	rec->sceneName = cnIoCopyBytes( (const char*)name, nameLength );
+
+	// bodies: every body record takes at least cn_recMinBodyBytes, which bounds the allocation
+	// by the file size whatever the count field says
+	if ( bodyCount > ( size - r.position ) / cn_recMinBodyBytes )
+	{
+		cnSetError( cnError_badInput, "%s: truncated: the header declares %u bodies but the file is too short",
+					   path, bodyCount );
+		return false;
+	}
+	rec->bodyCount = (int)bodyCount;
+	rec->bodies = calloc( bodyCount > 0 ? bodyCount : 1, sizeof( cnRecordedBody ) );
+	if ( rec->sceneName == NULL || rec->bodies == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+		return false;
+	}
+	int shapeCapacity = 0;
+	size_t vertexCapacity = 0;
+	for ( uint32_t i = 0; i < bodyCount; ++i )
+	{
+		cnRecordedBody* body = rec->bodies + i;
+		p = cnReader_Take( &r, 4 );
+		nameLength = p != NULL ? cnGetU32( p ) : 0;
+		name = p != NULL ? cnReader_Take( &r, nameLength ) : NULL;
+		const uint8_t* counts = name != NULL ? cnReader_Take( &r, 8 ) : NULL;
+		if ( counts == NULL )
+		{
+			cnSetError( cnError_badInput, "%s: truncated: the file ends inside body %u of %u", path, i,
+						   bodyCount );
+			return false;
+		}
+		body->name = cnIoCopyBytes( (const char*)name, nameLength );
+		if ( body->name == NULL )
+		{
+			cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+			return false;
+		}
+		uint32_t type = cnGetU32( counts );
+		uint32_t shapeCount = cnGetU32( counts + 4 );
+		if ( type > (uint32_t)cnBody_dynamic )
+		{
+			cnSetError( cnError_badInput, "%s: corrupt: body %u (\"%s\") has unknown type %u", path, i,
+						   body->name, type );
+			return false;
+		}
+		body->type = (cnBodyType)type;
+		if ( shapeCount > ( size - r.position ) / cn_recShapeBytes )
+		{
+			cnSetError( cnError_badInput, "%s: truncated: the file ends inside the shapes of body %u (\"%s\")",
+						   path, i, body->name );
+			return false;
+		}
+		if ( (int64_t)rec->shapeCount + shapeCount > INT32_MAX )
+		{
+			cnSetError( cnError_badInput, "%s: corrupt: too many shapes", path );
+			return false;
+		}
+		body->firstShape = rec->shapeCount;
+		body->shapeCount = (int)shapeCount;
+		if ( rec->shapeCount + (int)shapeCount > shapeCapacity )
+		{
+			int capacity = shapeCapacity < 16 ? 16 : shapeCapacity;
+			while ( capacity < rec->shapeCount + (int)shapeCount )
+			{
+				capacity = capacity > INT32_MAX / 2 ? INT32_MAX : capacity * 2;
+			}
+			cnRecordedShape* shapes = realloc( rec->shapes, sizeof( cnRecordedShape ) * (size_t)capacity );
+			if ( shapes == NULL )
+			{
+				cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+				return false;
+			}
+			rec->shapes = shapes;
+			shapeCapacity = capacity;
+		}
+		for ( uint32_t j = 0; j < shapeCount; ++j )
+		{
+			// the count check above reserved cn_recShapeBytes per shape, but polygon vertex lists
+			// between the records take bytes too, so a record can still run past the end
+			const uint8_t* record = cnReader_Take( &r, cn_recShapeBytes );
+			if ( record == NULL )
+			{
+				cnSetError( cnError_badInput, "%s: truncated: the file ends inside shape %u of body %u (\"%s\")",
+							   path, j, i, body->name );
+				return false;
+			}
+			cnRecordedShape* shape = rec->shapes + rec->shapeCount;
+			const char* reason = cnReadShape( record, version, shape );
+			if ( reason != NULL )
+			{
+				cnSetError( cnError_badInput, "%s: corrupt: shape %u of body %u (\"%s\") %s", path, j, i,
+							   body->name, reason );
+				return false;
+			}
+			char polygonError[160];
+			if ( shape->type == cnShape_polygon &&
+				 cnReadPolygonVertices( &r, rec, &vertexCapacity, shape, polygonError, sizeof( polygonError ) ) ==
+					 false )
+			{
+				cnSetError( cnError_badInput, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,
+							   body->name );
+				return false;
+			}
+			rec->shapeCount += 1;
+		}
+	}
+	// the vertex array no longer moves: point every polygon at its vertices, stored in shape order
+	size_t nextVertex = 0;
+	for ( int k = 0; k < rec->shapeCount; ++k )
+	{
+		if ( rec->shapes[k].type == cnShape_polygon )
+		{
+			rec->shapes[k].vertices = rec->vertices + nextVertex;
+			nextVertex += (size_t)rec->shapes[k].vertexCount;
+		}
+	}
+	if ( r.position != headerSize )
+	{
+		cnSetError( cnError_badInput, "%s: corrupt: the body descriptions end at byte %zu but the header says frames start at %u", path,
+					   r.position, headerSize );
+		return false;
+	}
+
+	// frames: the size must match the frame count exactly
+	size_t frameBytes = 8 + (size_t)cn_recBodyFrameBytes * bodyCount;
+	size_t available = size - r.position;
+	if ( frameCount > available / frameBytes )
+	{
+		cnSetError( cnError_badInput, "%s: truncated: the header declares %u frames of %zu bytes but the file holds %zu bytes of "
+					   "frames (%zu whole frames)",
+					   path, frameCount, frameBytes, available, available / frameBytes );
+		return false;
+	}
+	if ( available != frameCount * frameBytes )
+	{
+		cnSetError( cnError_badInput, "%s: corrupt: %zu unexpected bytes after frame %u, the last one", path,
+					   available - frameCount * frameBytes, frameCount );
+		return false;
+	}
+	rec->frameCount = (int)frameCount;
+	rec->times = malloc( sizeof( double ) * ( frameCount > 0 ? frameCount : 1 ) );
+	rec->transforms = malloc( sizeof( cnTransform ) * ( (size_t)frameCount * bodyCount > 0 ? (size_t)frameCount * bodyCount : 1 ) );
+	if ( rec->times == NULL || rec->transforms == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+		return false;
+	}
+	for ( uint32_t f = 0; f < frameCount; ++f )
+	{
+		const uint8_t* frame = cnReader_Take( &r, frameBytes );
+		double time = cnGetF64( frame );
+		if ( !isfinite( time ) || ( f > 0 && time < rec->times[f - 1] ) )
+		{
+			cnSetError( cnError_badInput, "%s: corrupt: frame %u has time %g (not finite or going backwards)",
+						   path, f, time );
+			return false;
+		}
+		rec->times[f] = time;
+		frame += 8;
+		for ( uint32_t i = 0; i < bodyCount; ++i )
+		{
+			double v[7];
+			bool finite = true;
+			for ( int k = 0; k < 7; ++k )
+			{
+				v[k] = cnGetF64( frame );
+				frame += 8;
+				finite = finite && isfinite( v[k] );
+			}
+			if ( finite == false || !cnIsUnitQuatLike( v[3], v[4], v[5], v[6] ) )
+			{
+				cnSetError( cnError_badInput, "%s: corrupt: frame %u, body %u (\"%s\"): position not finite or orientation not a "
+							   "unit quaternion",
+							   path, f, i, rec->bodies[i].name );
+				return false;
+			}
+			cnTransform* t = rec->transforms + (size_t)f * bodyCount + i;
+			t->p = cnV3( v[0], v[1], v[2] );
+			t->q = ( cnQuat ){ v[3], v[4], v[5], v[6] };
+		}
+	}
+	return true;
+}
+
+bool cnIsRecordingFile( const char* path )
+{
+	FILE* file = path != NULL ? fopen( path, "rb" ) : NULL;
+	if ( file == NULL )
+	{
+		return false;
+	}
+	char magic[8];
+	bool match = fread( magic, 1, 8, file ) == 8 && memcmp( magic, CN_RECORDING_MAGIC, 8 ) == 0;
+	fclose( file );
+	return match;
+}
+
+cnRecording* cnLoadRecording( const char* path )
+{
+	if ( path == NULL )
+	{
+		cnSetError( cnError_invalidArgument, "recording: no file name given" );
+		return NULL;
+	}
+	uint8_t* data = NULL;
+	size_t size = 0;
+	if ( cnReadFile( path, &data, &size ) == false )
+	{
+		return NULL;
+	}
+	cnRecording* rec = cnLoadRecordingFromMemory( data, size, path );
+	free( data );
+	return rec;
+}
+
+cnRecording* cnLoadRecordingFromMemory( const void* data, size_t size, const char* sourceName )
+{
+	const char* name = sourceName != NULL ? sourceName : "recording";
+	if ( data == NULL && size > 0 )
+	{
+		cnSetError( cnError_invalidArgument, "%s: no data given", name );
+		return NULL;
+	}
+	cnRecording* rec = calloc( 1, sizeof( cnRecording ) );
+	if ( rec == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", name );
+		return NULL;
+	}
+	if ( cnParseRecording( rec, data, size, name ) == false )
+	{
+		cnDestroyRecording( rec );
+		return NULL;
+	}
+	cnClearError();
+	return rec;
+}
+
+void cnDestroyRecording( cnRecording* recording )
+{
+	if ( recording == NULL )
+	{
+		return;
+	}
+	for ( int i = 0; recording->bodies != NULL && i < recording->bodyCount; ++i )
+	{
+		free( recording->bodies[i].name );
+	}
+	free( recording->bodies );
+	free( recording->sceneName );
+	free( recording->shapes );
+	free( recording->vertices );
+	free( recording->times );
+	free( recording->transforms );
+	free( recording );
+}
+
+int cnRecording_GetVersion( const cnRecording* recording )
+{
+	return recording->version;
+}
+
+const char* cnRecording_GetSceneName( const cnRecording* recording )
+{
+	return recording->sceneName;
+}
+
+double cnRecording_GetFps( const cnRecording* recording )
+{
+	return recording->fps;
+}
+
+int cnRecording_GetFrameCount( const cnRecording* recording )
+{
+	return recording->frameCount;
+}
+
+double cnRecording_GetFrameTime( const cnRecording* recording, int frame )
+{
+	if ( frame < 0 || frame >= recording->frameCount )
+	{
+		return 0.0;
+	}
+	return recording->times[frame];
+}
+
+int cnRecording_GetBodyCount( const cnRecording* recording )
+{
+	return recording->bodyCount;
+}
+
+const char* cnRecording_GetBodyName( const cnRecording* recording, int body )
+{
+	if ( body < 0 || body >= recording->bodyCount )
+	{
+		return "";
+	}
+	return recording->bodies[body].name;
+}
+
+cnBodyType cnRecording_GetBodyType( const cnRecording* recording, int body )
+{
+	if ( body < 0 || body >= recording->bodyCount )
+	{
+		return cnBody_static;
+	}
+	return recording->bodies[body].type;
+}
+
+int cnRecording_GetShapeCount( const cnRecording* recording, int body )
+{
+	if ( body < 0 || body >= recording->bodyCount )
+	{
+		return 0;
+	}
+	return recording->bodies[body].shapeCount;
+}
+
+cnRecordedShape cnRecording_GetShape( const cnRecording* recording, int body, int shape )
+{
+	if ( body < 0 || body >= recording->bodyCount || shape < 0 || shape >= recording->bodies[body].shapeCount )
+	{
+		cnRecordedShape none = { 0 };
+		none.type = cnShape_sphere;
+		none.localPose = cnTransform_identity;
+		return none;
+	}
+	return recording->shapes[recording->bodies[body].firstShape + shape];
+}
+
+cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int frame, int body )
+{
+	if ( frame < 0 || frame >= recording->frameCount || body < 0 || body >= recording->bodyCount )
+	{
+		return cnTransform_identity;
+	}
+	return recording->transforms[(size_t)frame * (size_t)recording->bodyCount + (size_t)body];
+}

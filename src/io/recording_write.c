@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: MIT
+// Binary recordings: the writer (cnRecorder), to a file that appears only complete or into memory.
+// docs/recording-format.md gives the layout.
+#include "io/io_util.h"
+#include "io/recording_codec.h"
+
+#include "cairn/io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// A growable byte buffer: the header is assembled in it before it is written in one go, and a memory
+// recording keeps the whole file in it.
+typedef struct cnBytes
+{
+	uint8_t* data;
+	size_t size;
+	size_t capacity;
+	bool failed;
+} cnBytes;
+
+static uint8_t* cnBytes_Grow( cnBytes* b, size_t n )
+{
+	if ( b->failed )
+	{
+		return NULL;
+	}
+	if ( b->size + n > b->capacity )
+	{
+		size_t capacity = b->capacity < 256 ? 256 : b->capacity;
+		while ( capacity < b->size + n )
+		{
+			capacity *= 2;
+		}
+		uint8_t* data = realloc( b->data, capacity );
+		if ( data == NULL )
+		{
+			b->failed = true;
+			return NULL;
+		}
+		b->data = data;
+		b->capacity = capacity;
+	}
+	uint8_t* p = b->data + b->size;
+	b->size += n;
+	return p;
+}
+
+static void cnBytes_U32( cnBytes* b, uint32_t v )
+{
+	uint8_t* p = cnBytes_Grow( b, 4 );
+	if ( p != NULL )
+	{
+		cnPutU32( p, v );
+	}
+}
+
+static void cnBytes_F64( cnBytes* b, double v )
+{
+	uint8_t* p = cnBytes_Grow( b, 8 );
+	if ( p != NULL )
+	{
+		cnPutF64( p, v );
+	}
+}
+
+static void cnBytes_F32( cnBytes* b, float v )
+{
+	uint8_t* p = cnBytes_Grow( b, 4 );
+	if ( p != NULL )
+	{
+		cnPutF32( p, v );
+	}
+}
+
+static void cnBytes_String( cnBytes* b, const char* s )
+{
+	size_t length = s != NULL ? strlen( s ) : 0;
+	cnBytes_U32( b, (uint32_t)length );
+	uint8_t* p = cnBytes_Grow( b, length );
+	if ( p != NULL && length > 0 )
+	{
+		memcpy( p, s, length );
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// writer
+
+struct cnRecorder
+{
+	// a file recording writes through an output file; a memory recording keeps everything in bytes
+	cnOutputFile* file;
+	cnBytes bytes;
+	// the name messages give: the path, or "recording" in memory
+	char* name;
+	// only compared, never dereferenced: frames must come from the world the header describes
+	const cnWorld* world;
+	cnBodyId* bodies;
+	int bodyCount;
+	int frameCount;
+	uint8_t* frame;
+	size_t frameBytes;
+	bool failed;
+	bool finished;
+	// why the first frame that failed did: repeated by later calls
+	cnErrorCode failure;
+	char failureMessage[512];
+};
+
+// Keeps only the size fields of the shape's type and zeroes the others, whatever the def held
+// for them, so every written field is meaningful and finite (the reader checks them all).
+static cnShapeDef cnShapeDefForRecording( cnShapeDef def )
+{
+	cnShapeDef out = def;
+	out.radius = 0.0;
+	out.halfExtents = cnVec3_zero;
+	out.halfHeight = 0.0;
+	out.normal = cnVec3_zero;
+	out.offset = 0.0;
+	out.vertexCount = 0;
+	out.vertices = NULL;
+	switch ( def.type )
+	{
+		case cnShape_sphere:
+			out.radius = def.radius;
+			break;
+		case cnShape_box:
+			out.halfExtents = def.halfExtents;
+			break;
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			out.radius = def.radius;
+			out.halfHeight = def.halfHeight;
+			break;
+		case cnShape_plane:
+			out.normal = def.normal;
+			out.offset = def.offset;
+			break;
+		case cnShape_polygon:
+			out.radius = def.radius;
+			out.vertexCount = def.vertexCount;
+			out.vertices = def.vertices;
+			break;
+		default:
+			break;
+	}
+	return out;
+}
+
+// Colours are display values; the library does not restrict them, the format does: [0, 1].
+static float cnClampColor( float c )
+{
+	return c >= 0.0f ? ( c <= 1.0f ? c : 1.0f ) : 0.0f;
+}
+
+static void cnRecorder_Free( cnRecorder* r )
+{
+	cnDestroyOutputFile( r->file );
+	free( r->bytes.data );
+	free( r->name );
+	free( r->bodies );
+	free( r->frame );
+	free( r );
+}
+
+cnRecorderDef cnDefaultRecorderDef( void )
+{
+	cnRecorderDef def = { 0 };
+	def.fps = 60.0;
+	return def;
+}
+
+// Describes the recorded bodies and their shapes into b after the fixed header; returns the format
+// version they need (1 unless a polygon needs 2), or 0 with the error set.
+static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
+{
+	const cnWorld* world = r->world;
+	const char* path = r->name;
+	enum
+	{
+		shapeCapacity = 64
+	};
+	cnShapeId shapes[shapeCapacity];
+	// the file is version 1 unless a polygon needs version 2, so older readers keep reading it
+	uint32_t version = 1;
+	int badPolygonBody = -1;
+	for ( int i = 0; i < r->bodyCount && badPolygonBody < 0; ++i )
+	{
+		cnBodyId id = r->bodies[i];
+		cnBytes_String( b, cnBody_GetName( world, id ) );
+		cnBytes_U32( b, (uint32_t)cnBody_GetType( world, id ) );
+		int shapeCount = cnBody_GetShapeCount( world, id );
+		cnShapeId* list = shapes;
+		if ( shapeCount > shapeCapacity )
+		{
+			list = malloc( sizeof( cnShapeId ) * (size_t)shapeCount );
+			if ( list == NULL )
+			{
+				b->failed = true;
+				break;
+			}
+		}
+		shapeCount = cnBody_GetShapes( world, id, list, shapeCount );
+		cnBytes_U32( b, (uint32_t)shapeCount );
+		for ( int j = 0; j < shapeCount; ++j )
+		{
+			cnShapeDef def = cnShapeDefForRecording( cnShape_GetDef( world, list[j] ) );
+			cnMaterialDef material = cnMaterial_GetDef( world, def.material );
+			cnBytes_U32( b, (uint32_t)def.type );
+			cnBytes_F64( b, def.radius );
+			cnBytes_F64( b, def.halfExtents.x );
+			cnBytes_F64( b, def.halfExtents.y );
+			cnBytes_F64( b, def.halfExtents.z );
+			cnBytes_F64( b, def.halfHeight );
+			cnBytes_F64( b, def.normal.x );
+			cnBytes_F64( b, def.normal.y );
+			cnBytes_F64( b, def.normal.z );
+			cnBytes_F64( b, def.offset );
+			cnBytes_F64( b, def.position.x );
+			cnBytes_F64( b, def.position.y );
+			cnBytes_F64( b, def.position.z );
+			cnBytes_F64( b, def.orientation.w );
+			cnBytes_F64( b, def.orientation.x );
+			cnBytes_F64( b, def.orientation.y );
+			cnBytes_F64( b, def.orientation.z );
+			cnBytes_F32( b, cnClampColor( material.color[0] ) );
+			cnBytes_F32( b, cnClampColor( material.color[1] ) );
+			cnBytes_F32( b, cnClampColor( material.color[2] ) );
+			if ( def.type == cnShape_polygon )
+			{
+				// the library never holds a polygon outside these bounds; a def that did would make a
+				// file the reader rejects, so refuse it here instead
+				if ( def.vertexCount < 2 || def.vertexCount > CN_RECORDING_MAX_POLYGON_VERTICES ||
+					 def.vertices == NULL )
+				{
+					cnSetError( cnError_invalidArgument, "%s: body %d has a polygon with %d vertices (allowed: 2 to %d)",
+								path, i, def.vertexCount, CN_RECORDING_MAX_POLYGON_VERTICES );
+					badPolygonBody = i;
+					break;
+				}
+				version = CN_RECORDING_VERSION_POLYGON;
+				cnBytes_U32( b, (uint32_t)def.vertexCount );
+				for ( int k = 0; k < def.vertexCount; ++k )
+				{
+					cnBytes_F64( b, def.vertices[k].x );
+					cnBytes_F64( b, def.vertices[k].y );
+					cnBytes_F64( b, def.vertices[k].z );
+				}
+			}
+		}
+		if ( list != shapes )
+		{
+			free( list );
+		}
+	}
+	if ( badPolygonBody >= 0 )
+	{
+		return 0;
+	}
+	if ( b->failed || b->size > UINT32_MAX )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory while describing the bodies", path );
+		return 0;
+	}
+	return version;
+}
+
+cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
+{
+	if ( world == NULL || def == NULL )
+	{
+		cnSetError( cnError_invalidArgument, "recording: no world or no def given" );
+		return NULL;
+	}
+	const char* name = def->path != NULL ? def->path : "recording";
+	if ( def->path != NULL && def->path[0] == 0 )
+	{
+		cnSetError( cnError_invalidArgument, "recording: empty file name" );
+		return NULL;
+	}
+	if ( !( def->fps > 0.0 ) || !isfinite( def->fps ) )
+	{
+		cnSetError( cnError_invalidArgument, "%s: recording fps must be a finite number > 0 (got %g)", name, def->fps );
+		return NULL;
+	}
+	if ( def->bodyCount < 0 || ( def->bodyCount > 0 && def->bodies == NULL ) )
+	{
+		cnSetError( cnError_invalidArgument, "%s: a body count without bodies", name );
+		return NULL;
+	}
+
+	cnRecorder* r = calloc( 1, sizeof( cnRecorder ) );
+	if ( r == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", name );
+		return NULL;
+	}
+	r->name = cnIoCopyString( name );
+	r->world = world;
+	r->bodyCount = def->bodies != NULL ? def->bodyCount : cnWorld_GetBodyCount( world );
+	r->bodies = malloc( sizeof( cnBodyId ) * (size_t)( r->bodyCount > 0 ? r->bodyCount : 1 ) );
+	r->frameBytes = 8 + (size_t)cn_recBodyFrameBytes * (size_t)r->bodyCount;
+	r->frame = malloc( r->frameBytes );
+	if ( r->name == NULL || r->bodies == NULL || r->frame == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", name );
+		cnRecorder_Free( r );
+		return NULL;
+	}
+	for ( int i = 0; i < r->bodyCount; ++i )
+	{
+		r->bodies[i] = def->bodies != NULL ? def->bodies[i] : cnWorld_GetBody( world, i );
+		if ( cnBody_IsValid( world, r->bodies[i] ) == false )
+		{
+			cnSetError( cnError_invalidId, "%s: body %d of the list is not a body of the world", name, i );
+			cnRecorder_Free( r );
+			return NULL;
+		}
+	}
+
+	// assemble the whole header in memory, so the header size field is known before writing
+	cnBytes b = { 0 };
+	uint8_t* fixed = cnBytes_Grow( &b, cn_recSceneNameOffset );
+	if ( fixed != NULL )
+	{
+		memset( fixed, 0, cn_recSceneNameOffset );
+		memcpy( fixed + cn_recMagicOffset, CN_RECORDING_MAGIC, 8 );
+		cnPutU32( fixed + cn_recBodyCountOffset, (uint32_t)r->bodyCount );
+		// the frame count is patched by cnRecorder_Finish
+		cnPutU32( fixed + cn_recFrameCountOffset, 0 );
+		cnPutF64( fixed + cn_recFpsOffset, def->fps );
+	}
+	cnBytes_String( &b, def->sceneName != NULL ? def->sceneName : "" );
+	uint32_t version = cnDescribeBodies( r, &b );
+	if ( version == 0 )
+	{
+		free( b.data );
+		cnRecorder_Free( r );
+		return NULL;
+	}
+	cnPutU32( b.data + cn_recVersionOffset, version );
+	cnPutU32( b.data + cn_recHeaderSizeOffset, (uint32_t)b.size );
+
+	if ( def->path == NULL )
+	{
+		// a memory recording grows the header's buffer frame by frame
+		r->bytes = b;
+		cnClearError();
+		return r;
+	}
+	r->file = cnCreateOutputFile( def->path );
+	if ( r->file == NULL )
+	{
+		free( b.data );
+		cnRecorder_Free( r );
+		return NULL;
+	}
+	size_t written = fwrite( b.data, 1, b.size, cnOutputFile_GetStream( r->file ) );
+	free( b.data );
+	if ( written != b.size )
+	{
+		cnSetError( cnError_io, "%s: write failed", name );
+		cnRecorder_Free( r );
+		return NULL;
+	}
+	cnClearError();
+	return r;
+}
+
+// Marks the recorder failed and records why (kept for later calls); returns false.
+static bool cnRecorderFail( cnRecorder* r, cnErrorCode code, const char* what )
+{
+	r->failed = true;
+	r->failure = code;
+	snprintf( r->failureMessage, sizeof( r->failureMessage ), "%s: %s", r->name, what );
+	return cnSetError( code, "%s", r->failureMessage );
+}
+
+bool cnRecorder_AddFrame( cnRecorder* recorder, const cnWorld* world )
+{
+	if ( recorder == NULL || recorder->finished )
+	{
+		return cnSetError( cnError_invalidArgument, "recording: no recorder, or it is finished" );
+	}
+	if ( recorder->failed )
+	{
+		return cnSetError( recorder->failure, "%s", recorder->failureMessage );
+	}
+	if ( world != recorder->world )
+	{
+		return cnRecorderFail( recorder, cnError_invalidArgument, "frame from a different world than the recording's" );
+	}
+	if ( recorder->frameCount == INT32_MAX )
+	{
+		return cnRecorderFail( recorder, cnError_invalidArgument, "too many frames" );
+	}
+
+	uint8_t* p = recorder->frame;
+	cnPutF64( p, cnWorld_GetTime( world ) );
+	p += 8;
+	for ( int i = 0; i < recorder->bodyCount; ++i )
+	{
+		cnBodyId id = recorder->bodies[i];
+		if ( cnBody_IsValid( world, id ) == false )
+		{
+			char what[64];
+			snprintf( what, sizeof( what ), "recorded body %d was destroyed", i );
+			return cnRecorderFail( recorder, cnError_invalidId, what );
+		}
+		cnTransform t = cnBody_GetTransform( world, id );
+		double values[7] = { t.p.x, t.p.y, t.p.z, t.q.w, t.q.x, t.q.y, t.q.z };
+		for ( int k = 0; k < 7; ++k )
+		{
+			cnPutF64( p, values[k] );
+			p += 8;
+		}
+	}
+	if ( recorder->file != NULL )
+	{
+		if ( fwrite( recorder->frame, 1, recorder->frameBytes, cnOutputFile_GetStream( recorder->file ) ) !=
+			 recorder->frameBytes )
+		{
+			return cnRecorderFail( recorder, cnError_io, "write failed" );
+		}
+	}
+	else
+	{
+		uint8_t* q = cnBytes_Grow( &recorder->bytes, recorder->frameBytes );
+		if ( q == NULL )
+		{
+			return cnRecorderFail( recorder, cnError_outOfMemory, "out of memory" );
+		}
+		memcpy( q, recorder->frame, recorder->frameBytes );
+	}
+	recorder->frameCount += 1;
+	return true;
+}
+
+int cnRecorder_GetFrameCount( const cnRecorder* recorder )
+{
+	return recorder != NULL ? recorder->frameCount : 0;
+}
+
+bool cnRecorder_Finish( cnRecorder* recorder )
+{
+	if ( recorder == NULL || recorder->finished )
+	{
+		return cnSetError( cnError_invalidArgument, "recording: no recorder, or it is finished" );
+	}
+	if ( recorder->failed )
+	{
+		return cnSetError( recorder->failure, "%s", recorder->failureMessage );
+	}
+	uint8_t count[4];
+	cnPutU32( count, (uint32_t)recorder->frameCount );
+	if ( recorder->file == NULL )
+	{
+		memcpy( recorder->bytes.data + cn_recFrameCountOffset, count, 4 );
+		recorder->finished = true;
+		cnClearError();
+		return true;
+	}
+	FILE* stream = cnOutputFile_GetStream( recorder->file );
+	bool ok = fseek( stream, cn_recFrameCountOffset, SEEK_SET ) == 0 && fwrite( count, 1, 4, stream ) == 4;
+	if ( ok == false )
+	{
+		return cnRecorderFail( recorder, cnError_io, "write failed" );
+	}
+	if ( cnOutputFile_Commit( recorder->file ) == false )
+	{
+		// keep the output file's own message (which names the temporary file or the rename)
+		recorder->failed = true;
+		recorder->failure = cnGetErrorCode();
+		snprintf( recorder->failureMessage, sizeof( recorder->failureMessage ), "%s", cnGetError() );
+		return false;
+	}
+	recorder->finished = true;
+	return true;
+}
+
+const void* cnRecorder_GetBytes( const cnRecorder* recorder, size_t* size )
+{
+	if ( recorder == NULL || recorder->file != NULL || recorder->finished == false )
+	{
+		if ( size != NULL )
+		{
+			*size = 0;
+		}
+		return NULL;
+	}
+	if ( size != NULL )
+	{
+		*size = recorder->bytes.size;
+	}
+	return recorder->bytes.data;
+}
+
+void cnDestroyRecorder( cnRecorder* recorder )
+{
+	if ( recorder != NULL )
+	{
+		cnRecorder_Free( recorder );
+	}
+}
+
+static bool cnRecorderWriteFrame( void* context, const cnWorld* world, const cnFrame* frame )
+{
+	(void)frame;
+	return cnRecorder_AddFrame( context, world );
+}
+
+static bool cnRecorderFinish( void* context, bool complete )
+{
+	// an incomplete run leaves its file to cnDestroyRecorder, which removes it
+	return complete ? cnRecorder_Finish( context ) : true;
+}
+
+cnFrameWriter cnRecorder_AsFrameWriter( cnRecorder* recorder )
+{
+	cnFrameWriter w = { cnRecorderWriteFrame, cnRecorderFinish, recorder };
+	return w;
+}

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: MIT
+// The JSON scene loader's bodies: their names, shapes, forces and torques (scene_json.c reads the
+// rest of the file; json_read.h the values).
+#include "io/json_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Plane normals shorter than this cannot be normalised meaningfully (the library's own limit).
+#define CN_MIN_NORMAL_LENGTH 1e-12
+
+// ---------------------------------------------------------------------------------------------
+// body and material names
+
+static uint32_t cnHashName( const char* s )
+{
+	// FNV-1a
+	uint32_t h = 2166136261u;
+	for ( ; *s != 0; ++s )
+	{
+		h = ( h ^ (uint8_t)*s ) * 16777619u;
+	}
+	return h;
+}
+
+// Index (into bodyNames) of the body with this name, or -1.
+static int cnFindBodyIndex( const cnLoader* L, const char* name )
+{
+	if ( L->slotCapacity == 0 )
+	{
+		return -1;
+	}
+	uint32_t mask = (uint32_t)L->slotCapacity - 1;
+	for ( uint32_t k = cnHashName( name ) & mask;; k = ( k + 1 ) & mask )
+	{
+		int index = L->slots[k];
+		if ( index < 0 )
+		{
+			return -1;
+		}
+		if ( strcmp( L->bodyNames[index], name ) == 0 )
+		{
+			return index;
+		}
+	}
+}
+
+static void cnAddBodyName( cnLoader* L, const char* name, cnBodyId id )
+{
+	uint32_t mask = (uint32_t)L->slotCapacity - 1;
+	uint32_t k = cnHashName( name ) & mask;
+	while ( L->slots[k] >= 0 )
+	{
+		k = ( k + 1 ) & mask;
+	}
+	L->slots[k] = L->bodyCount;
+	L->bodyNames[L->bodyCount] = name;
+	L->bodyIds[L->bodyCount] = id;
+	L->bodyCount += 1;
+}
+
+bool cnJsonAllocBodyNames( cnLoader* L, int bodyCount )
+{
+	int slotCapacity = 16;
+	while ( slotCapacity < 2 * bodyCount )
+	{
+		slotCapacity *= 2;
+	}
+	L->bodyNames = malloc( (size_t)( bodyCount > 0 ? bodyCount : 1 ) * sizeof( const char* ) );
+	L->bodyIds = malloc( (size_t)( bodyCount > 0 ? bodyCount : 1 ) * sizeof( cnBodyId ) );
+	L->slots = malloc( (size_t)slotCapacity * sizeof( int ) );
+	if ( L->bodyNames == NULL || L->bodyIds == NULL || L->slots == NULL )
+	{
+		return cnJsonFailOutOfMemory( L );
+	}
+	L->slotCapacity = slotCapacity;
+	for ( int i = 0; i < slotCapacity; ++i )
+	{
+		L->slots[i] = -1;
+	}
+	return true;
+}
+
+bool cnJsonBodyByName( cnLoader* L, const char* name, cnBodyId* id )
+{
+	int index = cnFindBodyIndex( L, name );
+	if ( index < 0 )
+	{
+		return cnJsonFail( L, "unknown body \"%s\" (no body in \"bodies\" has this name)", name );
+	}
+	*id = L->bodyIds[index];
+	return true;
+}
+
+// Reads obj[key] as a material name and resolves it.
+static bool cnReadMaterial( cnLoader* L, const cJSON* obj, const char* key, cnMaterialId* id )
+{
+	const cJSON* item = cnJsonField( obj, key );
+	if ( item == NULL )
+	{
+		return true;
+	}
+	const char* name = NULL;
+	int saved = cnJsonPushKey( L, key );
+	bool ok = cnJsonStringValue( L, item, &name ) && cnJsonMaterialByName( L, name, id );
+	cnJsonPopPath( L, saved );
+	return ok;
+}
+
+// Reads obj[key] as a body name and resolves it.
+static bool cnReadBody( cnLoader* L, const cJSON* obj, const char* key, cnBodyId* id )
+{
+	const cJSON* item = cnJsonField( obj, key );
+	if ( item == NULL )
+	{
+		return true;
+	}
+	const char* name = NULL;
+	int saved = cnJsonPushKey( L, key );
+	bool ok = cnJsonStringValue( L, item, &name ) && cnJsonBodyByName( L, name, id );
+	cnJsonPopPath( L, saved );
+	return ok;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// shapes, bodies and forces
+
+static const char* const cnSphereKeys[] = { "type",     "radius",   "position", "orientation", "euler_deg",
+											"material", "category", "mask",     "group" };
+static const char* const cnBoxKeys[] = { "type",     "half_extents", "position", "orientation", "euler_deg",
+										 "material", "category",     "mask",     "group" };
+static const char* const cnRoundKeys[] = { "type",      "radius",   "half_height", "position", "orientation",
+										   "euler_deg", "material", "category",    "mask",     "group" };
+static const char* const cnPlaneKeys[] = { "type",      "normal",   "offset",   "position", "orientation",
+										   "euler_deg", "material", "category", "mask",     "group" };
+
+static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType bodyType, cnMaterialId bodyMaterial )
+{
+	if ( cJSON_IsObject( s ) == false )
+	{
+		return cnJsonFail( L, "expected an object (a shape), got %s", cnJsonKind( s ) );
+	}
+	if ( cnJsonRequire( L, s, "type", "sphere, box, capsule, cylinder or plane" ) == false )
+	{
+		return false;
+	}
+	const char* typeName = NULL;
+	if ( cnJsonReadString( L, s, "type", &typeName ) == false )
+	{
+		return false;
+	}
+	cnShapeDef def = cnDefaultShapeDef();
+	const char* const* keys = NULL;
+	int keyCount = 0;
+	const char* what = NULL;
+	if ( strcmp( typeName, "sphere" ) == 0 )
+	{
+		def.type = cnShape_sphere;
+		keys = cnSphereKeys, keyCount = CN_COUNT( cnSphereKeys ), what = "a sphere shape";
+	}
+	else if ( strcmp( typeName, "box" ) == 0 )
+	{
+		def.type = cnShape_box;
+		keys = cnBoxKeys, keyCount = CN_COUNT( cnBoxKeys ), what = "a box shape";
+	}
+	else if ( strcmp( typeName, "capsule" ) == 0 )
+	{
+		def.type = cnShape_capsule;
+		keys = cnRoundKeys, keyCount = CN_COUNT( cnRoundKeys ), what = "a capsule shape";
+	}
+	else if ( strcmp( typeName, "cylinder" ) == 0 )
+	{
+		def.type = cnShape_cylinder;
+		keys = cnRoundKeys, keyCount = CN_COUNT( cnRoundKeys ), what = "a cylinder shape";
+	}
+	else if ( strcmp( typeName, "plane" ) == 0 )
+	{
+		def.type = cnShape_plane;
+		keys = cnPlaneKeys, keyCount = CN_COUNT( cnPlaneKeys ), what = "a plane shape";
+	}
+	else
+	{
+		return cnJsonFailAt( L, "type", "unknown shape type \"%s\" (allowed: sphere, box, capsule, cylinder, plane)",
+							 typeName );
+	}
+	if ( cnJsonCheckKeys( L, s, keys, keyCount, what ) == false )
+	{
+		return false;
+	}
+
+	// size
+	switch ( def.type )
+	{
+		case cnShape_sphere:
+			if ( cnJsonRequire( L, s, "radius", "metres" ) == false ||
+				 cnJsonReadNumber( L, s, "radius", cnJsonCheck_positive, &def.radius ) == false )
+			{
+				return false;
+			}
+			break;
+		case cnShape_box:
+			if ( cnJsonRequire( L, s, "half_extents", "[a, b, c] in metres" ) == false ||
+				 cnJsonReadVec3( L, s, "half_extents", cnJsonCheck_positive, &def.halfExtents ) == false )
+			{
+				return false;
+			}
+			break;
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			if ( cnJsonRequire( L, s, "radius", "metres" ) == false ||
+				 cnJsonRequire( L, s, "half_height", "metres along the local z axis" ) == false ||
+				 cnJsonReadNumber( L, s, "radius", cnJsonCheck_positive, &def.radius ) == false ||
+				 cnJsonReadNumber( L, s, "half_height", cnJsonCheck_positive, &def.halfHeight ) == false )
+			{
+				return false;
+			}
+			break;
+		case cnShape_plane:
+			if ( bodyType != cnBody_static )
+			{
+				return cnJsonFailAt( L, "type", "a plane can only belong to a static body (this body is %s)",
+									 cnBodyType_GetName( bodyType ) );
+			}
+			if ( cnJsonReadVec3( L, s, "normal", cnJsonCheck_any, &def.normal ) == false ||
+				 cnJsonReadNumber( L, s, "offset", cnJsonCheck_any, &def.offset ) == false )
+			{
+				return false;
+			}
+			if ( cnLength( def.normal ) < CN_MIN_NORMAL_LENGTH )
+			{
+				return cnJsonFailAt( L, "normal", "the plane normal has zero length" );
+			}
+			break;
+		default:
+			break;
+	}
+
+	// pose, material and collision filter
+	def.material = bodyMaterial;
+	double group = 0.0;
+	if ( cnJsonReadVec3( L, s, "position", cnJsonCheck_any, &def.position ) == false ||
+		 cnJsonReadOrientation( L, s, &def.orientation ) == false ||
+		 cnReadMaterial( L, s, "material", &def.material ) == false ||
+		 cnJsonReadBits( L, s, "category", &def.categoryBits ) == false ||
+		 cnJsonReadBits( L, s, "mask", &def.maskBits ) == false ||
+		 cnJsonReadInteger( L, s, "group", (double)INT32_MIN, (double)INT32_MAX, &group ) == false )
+	{
+		return false;
+	}
+	def.groupIndex = (int32_t)group;
+
+	cnShapeId id = cnCreateShape( L->world, body, &def );
+	if ( id.index < 0 )
+	{
+		return cnJsonLibraryFailure( L, NULL );
+	}
+	return true;
+}
+
+static const char* const cnBodyKeys[] = { "name",        "type",          "material",       "position",
+										  "orientation", "euler_deg",     "velocity",       "angular_velocity",
+										  "mass",        "gravity_scale", "linear_damping", "angular_damping",
+										  "drag",        "sleep",         "awake",          "shapes",
+										  "forces",      "torques" };
+
+bool cnJsonLoadBody( cnLoader* L, const cJSON* b )
+{
+	if ( cnJsonCheckKeys( L, b, cnBodyKeys, CN_COUNT( cnBodyKeys ), "a body" ) == false ||
+		 cnJsonRequire( L, b, "name", "a unique body name" ) == false )
+	{
+		return false;
+	}
+	cnBodyDef def = cnDefaultBodyDef();
+	if ( cnJsonReadString( L, b, "name", &def.name ) == false )
+	{
+		return false;
+	}
+	int namePath = cnJsonPushKey( L, "name" );
+	if ( def.name[0] == 0 )
+	{
+		return cnJsonFail( L, "a body name must not be empty" );
+	}
+	int first = cnFindBodyIndex( L, def.name );
+	if ( first >= 0 )
+	{
+		return cnJsonFail( L, "duplicate body name \"%s\" (already used by bodies[%d])", def.name, first );
+	}
+	cnJsonPopPath( L, namePath );
+
+	const char* typeName = NULL;
+	if ( cnJsonReadString( L, b, "type", &typeName ) == false )
+	{
+		return false;
+	}
+	if ( typeName != NULL )
+	{
+		if ( strcmp( typeName, "static" ) == 0 )
+		{
+			def.type = cnBody_static;
+		}
+		else if ( strcmp( typeName, "kinematic" ) == 0 )
+		{
+			def.type = cnBody_kinematic;
+		}
+		else if ( strcmp( typeName, "dynamic" ) == 0 )
+		{
+			def.type = cnBody_dynamic;
+		}
+		else
+		{
+			return cnJsonFailAt( L, "type", "unknown body type \"%s\" (allowed: static, kinematic, dynamic)",
+								 typeName );
+		}
+	}
+
+	cnMaterialId material = 0;
+	double mass = 0.0;
+	bool hasMass = cnJsonField( b, "mass" ) != NULL;
+	if ( cnReadMaterial( L, b, "material", &material ) == false ||
+		 cnJsonReadVec3( L, b, "position", cnJsonCheck_any, &def.position ) == false ||
+		 cnJsonReadOrientation( L, b, &def.orientation ) == false ||
+		 cnJsonReadVec3( L, b, "velocity", cnJsonCheck_any, &def.linearVelocity ) == false ||
+		 cnJsonReadVec3( L, b, "angular_velocity", cnJsonCheck_any, &def.angularVelocity ) == false ||
+		 cnJsonReadNumber( L, b, "mass", cnJsonCheck_positive, &mass ) == false ||
+		 cnJsonReadNumber( L, b, "gravity_scale", cnJsonCheck_any, &def.gravityScale ) == false ||
+		 cnJsonReadNumber( L, b, "linear_damping", cnJsonCheck_nonNegative, &def.linearDamping ) == false ||
+		 cnJsonReadNumber( L, b, "angular_damping", cnJsonCheck_nonNegative, &def.angularDamping ) == false ||
+		 cnJsonReadNumber( L, b, "drag", cnJsonCheck_nonNegative, &def.dragCoefficient ) == false ||
+		 cnJsonReadBool( L, b, "sleep", &def.enableSleep ) == false ||
+		 cnJsonReadBool( L, b, "awake", &def.isAwake ) == false )
+	{
+		return false;
+	}
+	if ( def.type == cnBody_static )
+	{
+		const char* motion[2] = { "velocity", "angular_velocity" };
+		cnVec3 values[2] = { def.linearVelocity, def.angularVelocity };
+		for ( int i = 0; i < 2; ++i )
+		{
+			if ( cnLengthSquared( values[i] ) > 0.0 )
+			{
+				return cnJsonFailAt( L, motion[i],
+									 "a static body cannot move (make it kinematic to move it along a set velocity)" );
+			}
+		}
+	}
+	if ( hasMass && def.type != cnBody_dynamic )
+	{
+		return cnJsonFailAt( L, "mass", "only dynamic bodies have a mass (this body is %s)",
+							 cnBodyType_GetName( def.type ) );
+	}
+
+	// shapes: required, at least one
+	const cJSON* shapes = cnJsonField( b, "shapes" );
+	if ( cnJsonRequire( L, b, "shapes", "an array of at least one shape" ) == false )
+	{
+		return false;
+	}
+	int shapesPath = cnJsonPushKey( L, "shapes" );
+	if ( cJSON_IsArray( shapes ) == false )
+	{
+		return cnJsonFail( L, "expected an array of shapes, got %s", cnJsonKind( shapes ) );
+	}
+	int shapeCount = cJSON_GetArraySize( shapes );
+	if ( shapeCount == 0 )
+	{
+		return cnJsonFail( L, "a body needs at least one shape" );
+	}
+	cnJsonPopPath( L, shapesPath );
+
+	// a dynamic body made only of planes would have no volume and so no mass
+	if ( def.type == cnBody_dynamic && hasMass == false )
+	{
+		int planes = 0;
+		for ( const cJSON* s = shapes->child; s != NULL; s = s->next )
+		{
+			const cJSON* type = cnJsonField( s, "type" );
+			planes += cJSON_IsString( type ) && strcmp( type->valuestring, "plane" ) == 0 ? 1 : 0;
+		}
+		if ( planes == shapeCount )
+		{
+			return cnJsonFail( L,
+							   "dynamic body \"%s\" has no mass: its only shapes are planes, which have no volume "
+						   "(give it a solid shape, or make it static)",
+						   def.name );
+		}
+	}
+
+	cnBodyId id = cnCreateBody( L->world, &def );
+	if ( id.index < 0 )
+	{
+		return cnJsonLibraryFailure( L, NULL );
+	}
+	cnAddBodyName( L, def.name, id );
+
+	int index = 0;
+	for ( const cJSON* s = shapes->child; s != NULL; s = s->next, ++index )
+	{
+		int saved = cnJsonPushKey( L, "shapes" );
+		cnJsonPushIndex( L, index );
+		if ( cnLoadShape( L, s, id, def.type, material ) == false )
+		{
+			return false;
+		}
+		cnJsonPopPath( L, saved );
+	}
+
+	if ( hasMass && cnBody_SetMass( L->world, id, mass ) == false )
+	{
+		cnJsonPushKey( L, "mass" );
+		return cnJsonLibraryFailure( L, NULL );
+	}
+
+	// attaching shapes wakes a body, so a body that starts asleep is put to sleep last
+	if ( def.isAwake == false && def.type != cnBody_static )
+	{
+		cnBody_SetAwake( L->world, id, false );
+	}
+	return true;
+}
+
+static const char* const cnForceWorldKeys[] = { "point", "frame", "vector", "start", "end" };
+static const char* const cnForceTargetKeys[] = { "point",        "frame", "magnitude", "target",
+												 "target_point", "start", "end" };
+static const char* const cnTorqueKeys[] = { "frame", "vector", "start", "end" };
+
+// One entry of a body's "forces" (isTorque false) or "torques" (isTorque true).
+static bool cnLoadForce( cnLoader* L, const cJSON* f, cnBodyId body, bool isTorque )
+{
+	const char* what = isTorque ? "a torque" : "a force";
+	if ( cJSON_IsObject( f ) == false )
+	{
+		return cnJsonFail( L, "expected an object (%s), got %s", what, cnJsonKind( f ) );
+	}
+	cnForceDef def = cnDefaultForceDef();
+	def.body = body;
+	def.isTorque = isTorque;
+	const char* frame = "world";
+	if ( cnJsonReadString( L, f, "frame", &frame ) == false )
+	{
+		return false;
+	}
+	if ( strcmp( frame, "world" ) == 0 )
+	{
+		def.frame = cnForce_world;
+	}
+	else if ( strcmp( frame, "body" ) == 0 )
+	{
+		def.frame = cnForce_body;
+	}
+	else if ( strcmp( frame, "target" ) == 0 && isTorque == false )
+	{
+		def.frame = cnForce_target;
+	}
+	else
+	{
+		return cnJsonFailAt( L, "frame", "unknown %s frame \"%s\" (allowed: %s)", isTorque ? "torque" : "force", frame,
+							 isTorque ? "world, body" : "world, body, target" );
+	}
+
+	bool target = def.frame == cnForce_target;
+	const char* kind = isTorque
+						   ? "a torque"
+						   : ( target ? "a force with frame \"target\"" : "a force with frame \"world\" or \"body\"" );
+	const char* const* keys = isTorque ? cnTorqueKeys : ( target ? cnForceTargetKeys : cnForceWorldKeys );
+	int keyCount =
+		isTorque ? CN_COUNT( cnTorqueKeys ) : ( target ? CN_COUNT( cnForceTargetKeys ) : CN_COUNT( cnForceWorldKeys ) );
+	if ( cnJsonCheckKeys( L, f, keys, keyCount, kind ) == false )
+	{
+		return false;
+	}
+
+	if ( target )
+	{
+		double magnitude = 0.0;
+		if ( cnJsonRequire( L, f, "magnitude", "newtons" ) == false ||
+			 cnJsonReadNumber( L, f, "magnitude", cnJsonCheck_nonNegative, &magnitude ) == false ||
+			 cnReadBody( L, f, "target", &def.target ) == false ||
+			 cnJsonReadVec3( L, f, "target_point", cnJsonCheck_any, &def.targetPoint ) == false )
+		{
+			return false;
+		}
+		// the library takes the magnitude as the length of the vector
+		def.vector = cnV3( magnitude, 0.0, 0.0 );
+	}
+	else if ( cnJsonRequire( L, f, "vector", isTorque ? "[x, y, z] in N m" : "[x, y, z] in N" ) == false ||
+			  cnJsonReadVec3( L, f, "vector", cnJsonCheck_any, &def.vector ) == false )
+	{
+		return false;
+	}
+
+	if ( cnJsonReadVec3( L, f, "point", cnJsonCheck_any, &def.localPoint ) == false ||
+		 cnJsonReadNumber( L, f, "start", cnJsonCheck_any, &def.t0 ) == false ||
+		 cnJsonReadNumber( L, f, "end", cnJsonCheck_any, &def.t1 ) == false )
+	{
+		return false;
+	}
+	if ( def.t1 < def.t0 )
+	{
+		return cnJsonFailAt( L, "end", "must be >= start (%s), got %s", cnJsonShowNumber( def.t0 ).text,
+							 cnJsonShowNumber( def.t1 ).text );
+	}
+	if ( cnCreateForce( L->world, &def ).index < 0 )
+	{
+		return cnJsonLibraryFailure( L, NULL );
+	}
+	return true;
+}
+
+// Forces of all bodies, after every body exists so a force may aim at a body defined later.
+bool cnJsonLoadForces( cnLoader* L, const cJSON* bodies )
+{
+	int index = 0;
+	for ( const cJSON* b = bodies->child; b != NULL; b = b->next, ++index )
+	{
+		const char* lists[2] = { "forces", "torques" };
+		for ( int k = 0; k < 2; ++k )
+		{
+			const cJSON* list = cnJsonField( b, lists[k] );
+			if ( list == NULL )
+			{
+				continue;
+			}
+			int saved = cnJsonPushKey( L, "bodies" );
+			cnJsonPushIndex( L, index );
+			cnJsonPushKey( L, lists[k] );
+			if ( cJSON_IsArray( list ) == false )
+			{
+				return cnJsonFail( L, "expected an array of %s, got %s", lists[k], cnJsonKind( list ) );
+			}
+			cnBodyId id = L->bodyIds[index];
+			if ( cJSON_GetArraySize( list ) > 0 && cnBody_GetType( L->world, id ) != cnBody_dynamic )
+			{
+				return cnJsonFail( L, "%s act only on dynamic bodies (this body is %s)", lists[k],
+								   cnBodyType_GetName( cnBody_GetType( L->world, id ) ) );
+			}
+			int i = 0;
+			for ( const cJSON* f = list->child; f != NULL; f = f->next, ++i )
+			{
+				int itemPath = cnJsonPushIndex( L, i );
+				if ( cnLoadForce( L, f, id, k == 1 ) == false )
+				{
+					return false;
+				}
+				cnJsonPopPath( L, itemPath );
+			}
+			cnJsonPopPath( L, saved );
+		}
+	}
+	return true;
+}
+
