@@ -40,6 +40,7 @@ static bool cnIsUnitQuat( cnQuat q )
 
 cnBodyId cnCreateBody( cnWorld* world, const cnBodyDef* def )
 {
+	cnClearError();
 	if ( world == NULL || def == NULL )
 	{
 		return cnBodyId_null;

@@ -38,6 +38,7 @@ static bool cnValidateMaterialDef( const cnMaterialDef* def )
 
 cnMaterialId cnCreateMaterial( cnWorld* world, const cnMaterialDef* def )
 {
+	cnClearError();
 	if ( !cnValidateMaterialDef( def ) )
 	{
 		return -1;
@@ -60,6 +61,7 @@ cnMaterialId cnCreateMaterial( cnWorld* world, const cnMaterialDef* def )
 
 bool cnMaterial_SetDef( cnWorld* world, cnMaterialId id, const cnMaterialDef* def )
 {
+	cnClearError();
 	if ( id < 0 || id >= world->materialCount )
 	{
 		return cnSetError( cnError_invalidId, "invalid material id %d", id );
@@ -88,8 +90,10 @@ int cnWorld_GetMaterialCount( const cnWorld* world )
 
 cnMaterialDef cnMaterial_GetDef( const cnWorld* world, cnMaterialId id )
 {
+	cnClearError();
 	if ( id < 0 || id >= world->materialCount )
 	{
+		cnSetError( cnError_invalidId, "invalid material id %d", id );
 		return cnDefaultMaterialDef();
 	}
 	return world->materials[id].def;
@@ -109,6 +113,7 @@ cnMaterialId cnWorld_FindMaterial( const cnWorld* world, const char* name )
 
 bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, double friction, double restitution )
 {
+	cnClearError();
 	if ( a < 0 || a >= world->materialCount || b < 0 || b >= world->materialCount )
 	{
 		return cnSetError( cnError_invalidId, "invalid material id in pair (%d, %d)", a, b );

@@ -142,6 +142,7 @@ void cnFreeGeometry( cnGeometry* g )
 
 cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def )
 {
+	cnClearError();
 	cnBody* body = cnGetBody( world, bodyId );
 	if ( body == NULL )
 	{

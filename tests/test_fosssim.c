@@ -9,7 +9,6 @@
 
 #include "collision/collision.h"
 #include "solvers/lcp.h"
-#include "methods/velocity.h"
 #include "test.h"
 #include "world.h"
 

@@ -8,7 +8,6 @@
 // against the FOSSSim oracles (A, b; M, -M qdot, N).
 #include "cairn/cairn.h"
 #include "cairn/fosssim.h"
-#include "methods/velocity.h"
 #include "test.h"
 #include "test_bodies.h"
 

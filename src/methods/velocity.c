@@ -18,7 +18,6 @@
 //  4. positions: symplectic Euler moves bodies with qdot_plus, explicit Euler with the velocity
 //     the step started with; shapes are updated and the step's forces cleared.
 #include "error.h"
-#include "methods/velocity.h"
 
 #include "integrate.h"
 #include "methods/contact_system.h"
