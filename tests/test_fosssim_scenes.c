@@ -57,7 +57,7 @@ static cnFosssimScene* openScene( const char* name )
 	snprintf( path, sizeof( path ), "%s/t3m2/%s.xml", FOSSSIM_DIR, name );
 	if ( access( path, R_OK ) != 0 )
 	{
-		printf( "  skipped: %s is absent\n", path );
+		TEST_SKIP( "%s is absent", path );
 		return NULL;
 	}
 	cnFosssimScene* f = cnLoadFosssim( path );

@@ -504,7 +504,7 @@ static void fosssimOracles( void )
 	snprintf( dir, sizeof( dir ), "%s/reference/fosssim", CAIRN_SHARED_DIR );
 	if ( access( dir, R_OK ) != 0 )
 	{
-		printf( "  skipped: %s is absent\n", dir );
+		TEST_SKIP( "%s is absent", dir );
 		return;
 	}
 	// lcp/test01: A = 0.666667, b = -1

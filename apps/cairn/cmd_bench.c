@@ -17,11 +17,12 @@
 const char cliBenchHelp[] =
 	"usage: cairn bench [SCENE...] [--steps N] [--repeat R] [--awake]\n"
 	"\n"
-	"Times cnWorld_Step on each scene: loads it, runs N steps with the scene's timestep,\n"
-	"R times (each from a freshly loaded scene), and prints per scene: bodies, steps, the\n"
-	"median and the minimum wall milliseconds per step over the repeats, the average\n"
-	"contacts, manifold points and awake bodies per step, and the average milliseconds per\n"
-	"step of each stage (broad phase, narrow phase, solve, integrate, finish, islands).\n"
+	"Times cnWorld_Step on each scene: loads it and runs its first N steps (the steps of\n"
+	"'cairn run', through the library's run loop), R times, each from a freshly loaded\n"
+	"scene; prints per scene: bodies, steps, the median and the minimum wall milliseconds\n"
+	"per step over the repeats, the average contacts, manifold points and awake bodies per\n"
+	"step, and the average milliseconds per step of each stage (broad phase, narrow phase,\n"
+	"solve, integrate, finish, islands).\n"
 	"\n"
 	"SCENE is a file, or a name looked up as DIR/NAME.json in the scenes directory\n"
 	"DIR = $CAIRN_SCENES if set, else the source tree's scenes/. Default scenes:\n"
@@ -80,13 +81,37 @@ static int cliCompareDoubles( const void* a, const void* b )
 	return x < y ? -1 : ( x > y ? 1 : 0 );
 }
 
-// Averages over every step of every repeat.
+// Averages over every step of every repeat, and this repeat's step count and time.
 typedef struct cliBenchSums
 {
 	double contacts, points, awake;
 	double stage[6];
 	int64_t steps;
+	int64_t repeatSteps;
+	int64_t repeatLimit;
+	double repeatMs;
 } cliBenchSums;
+
+// After each step of the run loop: the step's own time (stats.stepMs, the wall time inside
+// cnWorld_Step) and its counters; stops after the repeat's steps.
+static bool cliBenchAfterStep( cnWorld* world, void* context )
+{
+	cliBenchSums* sums = context;
+	cnStats s = cnWorld_GetStats( world );
+	sums->repeatMs += s.stepMs;
+	sums->contacts += s.contactCount;
+	sums->points += s.manifoldPointCount;
+	sums->awake += s.awakeBodyCount;
+	sums->stage[0] += s.broadPhaseMs;
+	sums->stage[1] += s.narrowPhaseMs;
+	sums->stage[2] += s.solveMs;
+	sums->stage[3] += s.integrateMs;
+	sums->stage[4] += s.finishMs;
+	sums->stage[5] += s.islandMs;
+	sums->steps += 1;
+	sums->repeatSteps += 1;
+	return sums->repeatSteps < sums->repeatLimit;
+}
 
 static int cliBenchScene( const char* path, long long steps, int repeats, int nameWidth, bool awake )
 {
@@ -114,38 +139,31 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 			cnWorld_EnableSleeping( scene->world, false );
 		}
 		bodyCount = cnWorld_GetBodyCount( scene->world );
+
+		// the steps of `cairn run` (k per frame interval of 1/fps), as many as asked for: by default
+		// the scene's whole duration, at most 500
+		cnRunDef def = cnScene_GetRunDef( scene );
+		double perFrame = fmax( 1.0, ceil( ( 1.0 / def.fps ) / def.maxTimeStep - 1e-9 ) );
 		if ( steps <= 0 )
 		{
-			double sceneSteps = ceil( scene->duration / scene->timeStep - 1e-9 );
+			double sceneSteps = floor( def.duration * def.fps + 1e-9 ) * perFrame;
 			stepCount = sceneSteps < 1.0 ? 1 : ( sceneSteps > 500.0 ? 500 : (long long)sceneSteps );
 		}
-		double elapsed = 0.0;
-		for ( long long i = 0; i < stepCount; ++i )
+		def.duration = ceil( (double)stepCount / perFrame ) / def.fps;
+		def.afterStep = cliBenchAfterStep;
+		def.context = &sums;
+		sums.repeatSteps = 0;
+		sums.repeatLimit = stepCount;
+		sums.repeatMs = 0.0;
+		cnRunResult result = cnRun( scene->world, &def );
+		if ( result.status == cnRun_failed || result.status == cnRun_cancelled )
 		{
-			// only the step itself is timed, not the reading of the stats
-			double start = cliNow();
-			bool ok = cnWorld_Step( scene->world, scene->timeStep );
-			elapsed += cliNow() - start;
-			if ( ok == false )
-			{
-				cliError( "%s: step %lld failed: %s", path, i, cnGetError() );
-				cnDestroyScene( scene );
-				free( msPerStep );
-				return CLI_FAILURE;
-			}
-			cnStats s = cnWorld_GetStats( scene->world );
-			sums.contacts += s.contactCount;
-			sums.points += s.manifoldPointCount;
-			sums.awake += s.awakeBodyCount;
-			sums.stage[0] += s.broadPhaseMs;
-			sums.stage[1] += s.narrowPhaseMs;
-			sums.stage[2] += s.solveMs;
-			sums.stage[3] += s.integrateMs;
-			sums.stage[4] += s.finishMs;
-			sums.stage[5] += s.islandMs;
-			sums.steps += 1;
+			cliError( "%s: step %lld failed: %s", path, (long long)sums.repeatSteps, cnGetError() );
+			cnDestroyScene( scene );
+			free( msPerStep );
+			return CLI_FAILURE;
 		}
-		msPerStep[r] = 1000.0 * elapsed / (double)stepCount;
+		msPerStep[r] = sums.repeatMs / (double)stepCount;
 		cnDestroyScene( scene );
 	}
 	qsort( msPerStep, (size_t)repeats, sizeof( double ), cliCompareDoubles );

@@ -43,12 +43,17 @@ static void cliPrintUsage( FILE* out )
 	{
 		fprintf( out, "  %-7s %s\n", s_commands[i].name, s_commands[i].summary );
 	}
+	fprintf( out, "\nContact methods (a scene's \"method\", or --method M of run and compare):\n" );
+	for ( int m = 0; m < cnMethod_count; ++m )
+	{
+		fprintf( out, "  %-22s %s\n", cnMethod_GetName( (cnMethod)m ), cnMethod_GetSummary( (cnMethod)m ) );
+	}
 	fprintf( out, "\n"
 				  "  cairn help COMMAND, cairn COMMAND --help   help on one command\n"
 				  "  cairn --version                            print the version\n"
 				  "\n"
 				  "Start with:  cairn demo\n"
-				  "Exit status: 0 ok, 1 runtime failure, 2 bad input. Full manual: docs/cli.md\n" );
+				  "Exit status: 0 ok, 1 runtime failure, 2 bad input, 130 interrupted. Full manual: docs/cli.md\n" );
 }
 
 int main( int argc, char** argv )

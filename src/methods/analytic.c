@@ -303,7 +303,7 @@ static bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 const cnMethodModule cnAnalyticImpulseModule = {
 	.method = cnMethod_analyticImpulse,
 	.name = "analytic-impulse",
-	.summary = "AERO's analytic impulses at colliding points, penalty springs for resting contact",
+	.summary = "AERO's analytic impulses at impacts, penalty springs at rest",
 	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar,
 	.validate = cnValidatePenaltySettings,
 	.stateSize = sizeof( cnAdaptiveState ),

@@ -1379,8 +1379,7 @@ static const char* cnValidateConstraint( const cnMethodSettings* settings )
 const cnMethodModule cnConstraintModule = {
 	.method = cnMethod_constraint,
 	.name = "constraint",
-	.summary = "Kleppmann's constraint method: contact forces from a linear system, impacts at the time of contact "
-			   "(frictionless)",
+	.summary = "Kleppmann's constraint forces, impacts at the time of contact (frictionless)",
 	.flags = cnMethodFlag_adaptive | cnMethodFlag_planar,
 	.validate = cnValidateConstraint,
 	.stateSize = sizeof( cnAdaptiveState ),

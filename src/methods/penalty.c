@@ -807,7 +807,7 @@ const char* cnValidatePenaltySettings( const cnMethodSettings* settings )
 const cnMethodModule cnPenaltyModule = {
 	.method = cnMethod_penalty,
 	.name = "penalty",
-	.summary = "penalty springs at the contacts, integrated by adaptive Dormand-Prince RK5(4) (AERO)",
+	.summary = "contact springs under adaptive Dormand-Prince RK5(4) (AERO)",
 	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar,
 	.validate = cnValidatePenaltySettings,
 	.stateSize = sizeof( cnAdaptiveState ),

@@ -167,7 +167,7 @@ static const char* cnValidateImpulse( const cnMethodSettings* settings )
 const cnMethodModule cnImpulseModule = {
 	.method = cnMethod_impulse,
 	.name = "impulse",
-	.summary = "sequential impulses on soft contacts with sub-steps and relax (Box2D v3's soft step)",
+	.summary = "sequential impulses on soft contacts, sub-steps and relax (Box2D v3's soft step)",
 	.flags = cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_subSteps,
 	.validate = cnValidateImpulse,
 	.stateSize = 0,
