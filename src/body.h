@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Bodies: the body record the world keeps per body, id validation, mass properties and waking.
+// Bodies: the record the world keeps per body (lookup.h validates ids, mass.h computes mass
+// properties, island.h wakes bodies).
 #pragma once
 
 #include "cairn/types.h"
@@ -61,11 +62,3 @@ typedef struct cnBody
 	int solverIndex;
 } cnBody;
 
-/// The body of an id after validation, or NULL (with the error set to cnError_invalidId).
-cnBody* cnGetBody( const cnWorld* world, cnBodyId id );
-
-/// Recomputes mass, centre of mass and inertia of a body from its shapes and mass override.
-void cnUpdateBodyMass( cnWorld* world, cnBody* body );
-
-/// Wakes a body and its sleeping island.
-void cnWakeBody( cnWorld* world, cnBody* body );

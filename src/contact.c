@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Contacts: the broad-phase stage that creates them and the narrow-phase stage that updates
 // their manifolds, carrying impulses over from the previous step by feature id.
+#include "contact.h"
+
 #include "error.h"
+#include "island.h"
+#include "lookup.h"
 #include "world.h"
 
 #include <stdlib.h>

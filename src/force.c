@@ -5,6 +5,8 @@
 
 #include "body.h"
 #include "error.h"
+#include "island.h"
+#include "lookup.h"
 #include "world.h"
 
 #include <math.h>

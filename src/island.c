@@ -168,3 +168,17 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 	}
 	world->stats.sleepingIslandCount = sleeping;
 }
+
+void cnWakeBody( cnWorld* world, cnBody* body )
+{
+	if ( body->type == cnBody_static )
+	{
+		return;
+	}
+	if ( body->sleepIsland >= 0 )
+	{
+		cnWakeIsland( world, body->sleepIsland );
+	}
+	body->awake = true;
+	body->sleepTime = 0.0;
+}

@@ -2,7 +2,7 @@
 // Islands and sleep: groups of touching awake bodies, and the sleeping islands that wake together.
 #pragma once
 
-#include "cairn/types.h"
+#include "body.h"
 
 /// A group of bodies that fell asleep together and wake together.
 typedef struct cnSleepIsland
@@ -17,3 +17,6 @@ void cnUpdateSleep( cnWorld* world, double timeStep );
 
 /// Wakes every body of a sleeping island.
 void cnWakeIsland( cnWorld* world, int islandIndex );
+
+/// Wakes a body and its sleeping island (static bodies never sleep nor wake).
+void cnWakeBody( cnWorld* world, cnBody* body );

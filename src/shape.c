@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Shapes: creation with validation, bounding boxes and their broad-phase proxies.
-#include "error.h"
 #include "shape.h"
 
 #include "core.h"
+#include "error.h"
 #include "island.h"
+#include "lookup.h"
+#include "mass.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -17,26 +19,6 @@
 // Most vertices of a polygon shape: collide_polygon.c packs a vertex and an edge index in 15 bits each.
 #define CN_MAX_POLYGON_VERTICES 32767
 
-static cnShape* cnGetShape( const cnWorld* world, cnShapeId id )
-{
-	if ( world == NULL )
-	{
-		return NULL;
-	}
-	if ( id.index < 0 || id.index >= world->shapeCount )
-	{
-		cnSetError( cnError_invalidId, "invalid shape id (index %d)", id.index );
-		return NULL;
-	}
-	cnShape* s = world->shapes + id.index;
-	if ( s->alive == false || s->generation != id.generation )
-	{
-		cnSetError( cnError_invalidId, "stale shape id (index %d, generation %u)", id.index, id.generation );
-		return NULL;
-	}
-	cnClearError();
-	return s;
-}
 
 static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShapeDef* def )
 {

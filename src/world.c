@@ -3,6 +3,7 @@
 #include "world.h"
 
 #include "error.h"
+#include "island.h"
 #include "methods/method.h"
 
 #include <stdlib.h>

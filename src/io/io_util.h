@@ -10,3 +10,8 @@ char* cnIoCopyString( const char* s );
 
 /// A malloc'd, terminated copy of the first length bytes of s; NULL when memory runs out.
 char* cnIoCopyBytes( const char* s, size_t length );
+
+/// Reads a whole file into a malloc'd buffer with a 0 byte after its size bytes (so text can be
+/// parsed as a string); in chunks, so pipes and files of unknown size work. NULL with the error
+/// set ("PATH: cannot open: ...", "PATH: cannot read: ...", "PATH: out of memory") on failure.
+char* cnIoReadFile( const char* path, size_t* size );

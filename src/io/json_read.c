@@ -589,3 +589,24 @@ bool cnJsonReadOrientation( cnLoader* L, const cJSON* obj, cnQuat* q )
 	return ok;
 }
 
+// Resolves a material name at the current path, listing the defined ones when it is unknown.
+bool cnJsonMaterialByName( cnLoader* L, const char* name, cnMaterialId* id )
+{
+	cnMaterialId m = cnWorld_FindMaterial( L->world, name );
+	if ( m >= 0 )
+	{
+		*id = m;
+		return true;
+	}
+	char list[384] = "";
+	int used = 0;
+	int count = cnWorld_GetMaterialCount( L->world );
+	for ( int i = 0; i < count; ++i )
+	{
+		cnMaterialDef def = cnMaterial_GetDef( L->world, i );
+		int n = snprintf( list + used, sizeof( list ) - (size_t)used, "%s%s", i > 0 ? ", " : "",
+						  def.name != NULL ? def.name : "?" );
+		used = n > 0 && used + n < (int)sizeof( list ) ? used + n : used;
+	}
+	return cnJsonFail( L, "unknown material \"%s\" (defined: %s)", name, list );
+}

@@ -60,55 +60,6 @@ static const uint8_t* cnReader_Take( cnReader* r, size_t n )
 	return p;
 }
 
-static bool cnReadFile( const char* path, uint8_t** data, size_t* size )
-{
-	FILE* file = fopen( path, "rb" );
-	if ( file == NULL )
-	{
-		cnSetError( cnError_io, "%s: cannot open: %s", path, strerror( errno ) );
-		return false;
-	}
-	size_t capacity = 1 << 16, used = 0;
-	uint8_t* buffer = malloc( capacity );
-	while ( buffer != NULL )
-	{
-		if ( used == capacity )
-		{
-			uint8_t* bigger = capacity < SIZE_MAX / 2 ? realloc( buffer, capacity * 2 ) : NULL;
-			if ( bigger == NULL )
-			{
-				free( buffer );
-				buffer = NULL;
-				break;
-			}
-			buffer = bigger;
-			capacity *= 2;
-		}
-		size_t n = fread( buffer + used, 1, capacity - used, file );
-		used += n;
-		if ( n == 0 )
-		{
-			break;
-		}
-	}
-	bool readError = ferror( file ) != 0;
-	fclose( file );
-	if ( buffer == NULL )
-	{
-		cnSetError( cnError_outOfMemory, "%s: out of memory", path );
-		return false;
-	}
-	if ( readError )
-	{
-		free( buffer );
-		cnSetError( cnError_io, "%s: read error", path );
-		return false;
-	}
-	*data = buffer;
-	*size = used;
-	return true;
-}
-
 static bool cnIsUnitQuatLike( double w, double x, double y, double z )
 {
 	// transforms written by the library are unit quaternions up to round-off; this wide band
@@ -500,9 +451,9 @@ cnRecording* cnLoadRecording( const char* path )
 		cnSetError( cnError_invalidArgument, "recording: no file name given" );
 		return NULL;
 	}
-	uint8_t* data = NULL;
 	size_t size = 0;
-	if ( cnReadFile( path, &data, &size ) == false )
+	char* data = cnIoReadFile( path, &size );
+	if ( data == NULL )
 	{
 		return NULL;
 	}

@@ -19,27 +19,6 @@
 // ---------------------------------------------------------------------------------------------
 // materials
 
-// Resolves a material name at the current path, listing the defined ones when it is unknown.
-bool cnJsonMaterialByName( cnLoader* L, const char* name, cnMaterialId* id )
-{
-	cnMaterialId m = cnWorld_FindMaterial( L->world, name );
-	if ( m >= 0 )
-	{
-		*id = m;
-		return true;
-	}
-	char list[384] = "";
-	int used = 0;
-	int count = cnWorld_GetMaterialCount( L->world );
-	for ( int i = 0; i < count; ++i )
-	{
-		cnMaterialDef def = cnMaterial_GetDef( L->world, i );
-		int n = snprintf( list + used, sizeof( list ) - (size_t)used, "%s%s", i > 0 ? ", " : "",
-						  def.name != NULL ? def.name : "?" );
-		used = n > 0 && used + n < (int)sizeof( list ) ? used + n : used;
-	}
-	return cnJsonFail( L, "unknown material \"%s\" (defined: %s)", name, list );
-}
 
 static const char* const cnMaterialKeys[] = { "density", "friction", "restitution", "stiffness",
 											  "damping", "color",    "texture" };
@@ -600,49 +579,12 @@ static cnScene* cnLoadFile( const char* path, cnMethod methodOverride )
 		cnSetError( cnError_invalidArgument, "(null): cannot open: no path given" );
 		return NULL;
 	}
-	FILE* file = fopen( path, "rb" );
-	if ( file == NULL )
+	size_t length = 0;
+	char* text = cnIoReadFile( path, &length );
+	if ( text == NULL )
 	{
-		cnSetError( cnError_io, "%s: cannot open: %s", path, strerror( errno ) );
 		return NULL;
 	}
-
-	// read in chunks: works for pipes and files whose size is not known in advance
-	size_t length = 0, capacity = 1 << 16;
-	char* text = malloc( capacity );
-	bool readError = false;
-	while ( text != NULL )
-	{
-		size_t n = fread( text + length, 1, capacity - length - 1, file );
-		length += n;
-		if ( n == 0 )
-		{
-			readError = ferror( file ) != 0;
-			break;
-		}
-		if ( length + 1 == capacity )
-		{
-			char* larger = realloc( text, 2 * capacity );
-			if ( larger == NULL )
-			{
-				free( text );
-				text = NULL;
-				break;
-			}
-			text = larger;
-			capacity *= 2;
-		}
-	}
-	int readErrno = errno;
-	fclose( file );
-	if ( text == NULL || readError )
-	{
-		cnSetError( text == NULL ? cnError_outOfMemory : cnError_io, "%s: cannot read: %s", path,
-					text == NULL ? "out of memory" : strerror( readErrno ) );
-		free( text );
-		return NULL;
-	}
-	text[length] = 0;
 
 	cnScene* scene = cnLoadText( text, length, path, methodOverride );
 	free( text );

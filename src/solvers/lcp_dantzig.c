@@ -1074,3 +1074,58 @@ cnLcpStatus cnBoxedDantzig( int n, const double* A, const double* b, const doubl
 	*violation = v;
 	return v <= CN_BOXED_CHECK_TOL ? cnLcp_ok : cnLcp_maxIterations;
 }
+
+// Largest violation of the boxed conditions (friction bounds from z itself), relative to the
+// problem's scale; 0 for an exact solution.
+double cnBoxViolation( int n, const double* A, const double* b, const double* lo, const double* hi,
+					   const int* findex, const double* z )
+{
+	double zmax = 0.0, amax = 0.0, bmax = 0.0;
+	size_t nn = (size_t)n;
+	for ( int i = 0; i < n; ++i )
+	{
+		zmax = fmax( zmax, fabs( z[i] ) );
+		bmax = fmax( bmax, fabs( b[i] ) );
+	}
+	for ( size_t k = 0; k < nn * nn; ++k )
+	{
+		amax = fmax( amax, fabs( A[k] ) );
+	}
+	double wScale = bmax + amax * zmax;
+	double zScale = zmax;
+	if ( wScale == 0.0 )
+	{
+		wScale = 1.0;
+	}
+	if ( zScale == 0.0 )
+	{
+		zScale = 1.0;
+	}
+
+	double worst = 0.0;
+	for ( int i = 0; i < n; ++i )
+	{
+		double w = b[i];
+		for ( int j = 0; j < n; ++j )
+		{
+			w += A[(size_t)i + (size_t)j * nn] * z[j];
+		}
+		double l = lo[i], h = hi[i];
+		if ( findex != NULL && findex[i] >= 0 )
+		{
+			double bound = hi[i] * fmax( z[findex[i]], 0.0 );
+			l = -bound;
+			h = bound;
+		}
+		worst = fmax( worst, ( l - z[i] ) / zScale );
+		worst = fmax( worst, ( z[i] - h ) / zScale );
+		// how far z is from each bound, and how wrong w is if z is taken to sit on it: the
+		// smallest of these is the violation (a row is fine at lo with w >= 0, at hi with w <= 0,
+		// or anywhere with w = 0)
+		double atLo = fmax( ( z[i] - l ) / zScale, fmax( -w, 0.0 ) / wScale );
+		double atHi = fmax( ( h - z[i] ) / zScale, fmax( w, 0.0 ) / wScale );
+		double inside = fabs( w ) / wScale;
+		worst = fmax( worst, fmin( inside, fmin( atLo, atHi ) ) );
+	}
+	return worst;
+}
