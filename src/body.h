@@ -5,8 +5,9 @@
 
 #include "cairn/types.h"
 
-/// A body. Cold bookkeeping and the state the API reads; the solver copies the hot part of awake
-/// bodies into contiguous cnSolverBody arrays for the duration of a step.
+/// A body. Cold bookkeeping and the state the API reads; a method copies the hot part of awake
+/// bodies into contiguous arrays of its own for the duration of a step (the impulse method's
+/// cnBodyState and cnBodySim).
 typedef struct cnBody
 {
 	char* name;

@@ -968,7 +968,7 @@ static void cross3( const double a[3], const double b[3], double c[3] )
 // A stack of boxes on the ground, like the contact systems of the velocity-level methods: box k
 // rests on box k - 1 (box 0 on the ground) at the four corners of their overlap, normal +z, two
 // tangents; rows are the normals first, then the two tangents of each point (the order of
-// src/method_velocity.c). Resting: every box falls at the step's g h with velocity noise `noise`;
+// src/methods/velocity.c). Resting: every box falls at the step's g h with velocity noise `noise`;
 // otherwise the boxes approach each other at random speeds up to 1 m/s and slide and spin at up
 // to 0.3. mu per interface in [0.1, muMax] (one in ten frictionless). A = J M^-1 J^T (6 dofs a box,
 // rank 6 per box for 12 rows: redundant), b = J v with (1 + e) on the normals, e = 0.5.

@@ -22,6 +22,9 @@ extern "C" {
 #define CN_API
 #endif
 
+// ---------------------------------------------------------------------------------------------
+// ids
+
 /// Opaque simulation world.
 typedef struct cnWorld cnWorld;
 
@@ -54,6 +57,9 @@ static const cnBodyId cnBodyId_null = { -1, 0 };
 static const cnShapeId cnShapeId_null = { -1, 0 };
 static const cnForceId cnForceId_null = { -1, 0 };
 
+// ---------------------------------------------------------------------------------------------
+// errors
+
 /// What kind of failure the calling thread's last failed call had (cnGetErrorCode).
 typedef enum cnErrorCode
 {
@@ -76,6 +82,9 @@ typedef enum cnErrorCode
 	/// a valid request that this method or world cannot carry out
 	cnError_unsupported,
 } cnErrorCode;
+
+// ---------------------------------------------------------------------------------------------
+// contact methods and their settings
 
 /// How contacts are resolved. Chosen per world (per scene).
 typedef enum cnMethod
@@ -140,6 +149,9 @@ typedef enum cnIntegrator
 	cnIntegrator_explicitEuler,
 } cnIntegrator;
 
+// ---------------------------------------------------------------------------------------------
+// body and shape types
+
 /// Body motion type.
 typedef enum cnBodyType
 {
@@ -160,7 +172,7 @@ typedef enum cnShapeType
 	cnShape_cylinder,
 	cnShape_plane,
 	/// planar polygon in the shape's xy-plane, edges thickened by radius (FOSSSim rigid bodies); needs a
-	/// planar world and collides only with other polygons (added for planar scenes, src/collide_polygon.c)
+	/// planar world and collides only with other polygons (src/collision/collide_polygon.c)
 	cnShape_polygon,
 	cnShape_count
 } cnShapeType;
@@ -221,6 +233,9 @@ typedef struct cnMethodSettings
 	cnConstraintSettings constraint;
 } cnMethodSettings;
 
+// ---------------------------------------------------------------------------------------------
+// world
+
 /// World settings: what every method shares, the method and its settings.
 typedef struct cnWorldDef
 {
@@ -247,6 +262,9 @@ typedef struct cnWorldDef
 	/// angular speed under which a body counts as resting, rad/s
 	double sleepAngularThreshold;
 } cnWorldDef;
+
+// ---------------------------------------------------------------------------------------------
+// bodies
 
 /// Body settings.
 typedef struct cnBodyDef
@@ -278,6 +296,9 @@ typedef struct cnBodyDef
 	uint64_t userData;
 } cnBodyDef;
 
+// ---------------------------------------------------------------------------------------------
+// materials
+
 /// Material settings. Values of two materials in contact are combined (see cnMixFriction).
 typedef struct cnMaterialDef
 {
@@ -298,6 +319,9 @@ typedef struct cnMaterialDef
 	/// optional texture file name for renderers (copied)
 	const char* texture;
 } cnMaterialDef;
+
+// ---------------------------------------------------------------------------------------------
+// shapes
 
 /// Shape settings. Fill only the size fields of the chosen type.
 typedef struct cnShapeDef
@@ -330,6 +354,9 @@ typedef struct cnShapeDef
 	int32_t groupIndex;
 } cnShapeDef;
 
+// ---------------------------------------------------------------------------------------------
+// user forces
+
 /// How the direction of a user force is given.
 typedef enum cnForceFrame
 {
@@ -361,13 +388,15 @@ typedef struct cnForceDef
 	double t0, t1;
 } cnForceDef;
 
+// ---------------------------------------------------------------------------------------------
+// diagnostics
+
 /// The contact system one step of a velocity-level method solves (cnWorld_CaptureContactSystem), in
-/// generalised coordinates: per awake
-/// dynamic body, in body index order, (vx, vy, vz, wx, wy, wz) or, in a planar world, (vx, vy, wz)
-/// (FOSSSim's x, y, theta). One column of N per active contact point (contact order, then manifold
-/// point order), along the point's normal (from body A to body B). Matrices are column-major:
-/// X[i + j * rows] is row i, column j. Only the normal rows are kept, not friction rows. The arrays are owned by
-/// the struct: cnContactSystem_Free releases them.
+/// generalised coordinates: per awake dynamic body, in body index order, (vx, vy, vz, wx, wy, wz)
+/// or, in a planar world, (vx, vy, wz) (FOSSSim's x, y, theta). One column of N per active contact
+/// point (contact order, then manifold point order), along the point's normal (from body A to body
+/// B). Matrices are column-major: X[i + j * rows] is row i, column j. Only the normal rows are kept,
+/// not friction rows. The arrays are owned by the struct: cnContactSystem_Free releases them.
 typedef struct cnContactSystem
 {
 	/// set once a non-empty system was captured (the request is then done)
@@ -430,6 +459,9 @@ typedef struct cnStats
 	/// bytes currently allocated by this world
 	int64_t bytes;
 } cnStats;
+
+// ---------------------------------------------------------------------------------------------
+// run loop
 
 /// One frame of a run: its index (0 at the run's start) and the world's time then.
 typedef struct cnFrame
@@ -522,6 +554,9 @@ typedef struct cnRunResult
 	/// wall seconds the run took
 	double wallSeconds;
 } cnRunResult;
+
+// ---------------------------------------------------------------------------------------------
+// defaults
 
 /// World defaults: gravity (0, 0, -9.81), impulse method, every method's default settings.
 CN_API cnWorldDef cnDefaultWorldDef( void );

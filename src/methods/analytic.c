@@ -2,7 +2,7 @@
 // AERO's analytic collision handling: contact points that approach faster than a maximum contact
 // velocity are collisions, resolved by impulses from momentum conservation and Newton's
 // restitution law, one point after another until every point separates; slower points are
-// resting contact, held by the penalty springs of method_penalty.c while the same adaptive
+// resting contact, held by the penalty springs of penalty.c while the same adaptive
 // Dormand-Prince integration carries the bodies through the step. Collisions are looked for at
 // the step start and after every internal step; a new one is located in time on the integrator's
 // dense output, so impacts happen where the surfaces meet. See docs/method-analytic.md.

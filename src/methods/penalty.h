@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Internals shared by the penalty method (method_penalty.c) and the analytic-impulse method
-// (method_analytic.c), both after AERO: the bodies' state as one vector for the adaptive
+// Internals shared by the penalty method (penalty.c) and the analytic-impulse method
+// (analytic.c), both after AERO: the bodies' state as one vector for the adaptive
 // Dormand-Prince integrator, the contact points fixed to the bodies over each internal step, the
 // spring-damper and Coulomb forces they carry at every stage, and the write-back at the end of the
 // step.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Solver data shared by the solve stage (solver.c) and the contact constraints (contact_solver.c).
+// The impulse method's data, shared by its step (impulse.c) and its contact constraints
+// (contact_solver.c).
 #pragma once
 
 #include "world.h"
