@@ -1,11 +1,59 @@
 // SPDX-License-Identifier: MIT
-// Scene-building helpers shared by the physics tests: a material, a static ground plane, and a
-// body with one sphere or box shape. Each test file keeps its own small wrappers with the
-// arguments it cares about; the bodies are built here once.
+// Scene-building helpers shared by the physics tests: a world, a material, a static ground plane,
+// and a body with one sphere or box shape. Each test file keeps its own small wrappers with the
+// arguments it cares about; the worlds and bodies are built here once.
 #pragma once
 
 #include "cairn/cairn.h"
 #include "test.h"
+
+/// A contact method, the LCP solver of its velocity-level solve, and its name in messages.
+typedef struct tbConfig
+{
+	cnMethod method;
+	cnLcpSolver solver;
+	const char* label;
+} tbConfig;
+
+/// The default world definition with the given method and gravity and sleeping off (sleeping would
+/// hide drift: the tests watch the method itself).
+static inline cnWorldDef tbWorldDef( cnMethod method, cnVec3 gravity )
+{
+	cnWorldDef def = cnDefaultWorldDef();
+	def.method = method;
+	def.gravity = gravity;
+	def.enableSleep = false;
+	return def;
+}
+
+/// Creates the world of def, checking that it was created.
+static inline cnWorld* tbCreateWorld( const cnWorldDef* def )
+{
+	cnWorld* world = cnCreateWorld( def );
+	CHECK( world != NULL );
+	return world;
+}
+
+/// A world with the given method and gravity, sleeping off.
+static inline cnWorld* tbWorld( cnMethod method, cnVec3 gravity )
+{
+	cnWorldDef def = tbWorldDef( method, gravity );
+	return tbCreateWorld( &def );
+}
+
+/// A world with the given method, LCP solver and gravity, sleeping off.
+static inline cnWorld* tbWorldLcp( cnMethod method, cnLcpSolver solver, cnVec3 gravity )
+{
+	cnWorldDef def = tbWorldDef( method, gravity );
+	def.settings.velocity.lcpSolver = solver;
+	return tbCreateWorld( &def );
+}
+
+/// A world with the method and LCP solver of config and the given gravity, sleeping off.
+static inline cnWorld* tbConfigWorld( const tbConfig* config, cnVec3 gravity )
+{
+	return tbWorldLcp( config->method, config->solver, gravity );
+}
 
 /// A material with the given friction and restitution (defaults otherwise).
 static inline cnMaterialId tbMaterial( cnWorld* world, double friction, double restitution )
@@ -42,6 +90,15 @@ static inline cnBodyId tbPlane( cnWorld* world, cnVec3 normal, cnMaterialId mate
 	sd.offset = 0.0;
 	sd.material = material;
 	return tbBody( world, cnBody_static, cnVec3_zero, cnQuat_identity, cnVec3_zero, &sd );
+}
+
+/// A material with the given friction and restitution and a static ground plane z = 0 of it;
+/// returns the material.
+static inline cnMaterialId tbGround( cnWorld* world, double friction, double restitution )
+{
+	cnMaterialId material = tbMaterial( world, friction, restitution );
+	tbPlane( world, cnV3( 0, 0, 1 ), material );
+	return material;
 }
 
 /// A body with one sphere.

@@ -6,6 +6,7 @@
 #include "collision/dynamic_tree.h"
 #include "pair_map.h"
 #include "test.h"
+#include "test_random.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,19 +14,18 @@
 #include <time.h>
 
 // ---------------------------------------------------------------------------------------------
-// deterministic random numbers: 64-bit LCG (Knuth's MMIX constants), upper bits used
+// deterministic random numbers (test_random.h), the upper 32 bits of each state
 
-static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
+static Lcg g_rng = { 0x2545F4914F6CDD1Dull };
 
 static void SeedRandom( uint64_t seed )
 {
-	g_rng = seed;
+	g_rng.state = seed;
 }
 
 static uint32_t RandomU32( void )
 {
-	g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
-	return (uint32_t)( g_rng >> 32 );
+	return (uint32_t)( lcgNext( &g_rng ) >> 32 );
 }
 
 // uniform in [0, 1)

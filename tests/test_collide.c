@@ -6,83 +6,11 @@
 // code only adds rounding of a few operations on numbers of order 1 (1e-15 each).
 #include "collision/collision.h"
 #include "test.h"
+#include "test_geometry.h"
 
 #include <string.h>
 
 #define TOL 1e-12
-
-static cnGeometry makeGeom( cnShapeType type )
-{
-	cnGeometry g;
-	memset( &g, 0, sizeof( g ) );
-	g.type = type;
-	g.normal = cnV3( 0.0, 0.0, 1.0 );
-	return g;
-}
-
-static cnGeometry sphereGeom( double r )
-{
-	cnGeometry g = makeGeom( cnShape_sphere );
-	g.radius = r;
-	return g;
-}
-
-static cnGeometry boxGeom( double x, double y, double z )
-{
-	cnGeometry g = makeGeom( cnShape_box );
-	g.halfExtents = cnV3( x, y, z );
-	return g;
-}
-
-static cnGeometry capsuleGeom( double r, double h )
-{
-	cnGeometry g = makeGeom( cnShape_capsule );
-	g.radius = r;
-	g.halfHeight = h;
-	return g;
-}
-
-static cnGeometry cylinderGeom( double r, double h )
-{
-	cnGeometry g = makeGeom( cnShape_cylinder );
-	g.radius = r;
-	g.halfHeight = h;
-	return g;
-}
-
-static cnGeometry planeGeom( cnVec3 n, double offset )
-{
-	cnGeometry g = makeGeom( cnShape_plane );
-	g.normal = n;
-	g.offset = offset;
-	return g;
-}
-
-static cnTransform makeXf( double x, double y, double z, cnQuat q )
-{
-	cnTransform xf = { { x, y, z }, q };
-	return xf;
-}
-
-static cnTransform at( double x, double y, double z )
-{
-	return makeXf( x, y, z, cnQuat_identity );
-}
-
-static cnQuat rotX( double a )
-{
-	return cnQuatFromAxisAngle( cnV3( 1, 0, 0 ), a );
-}
-
-static cnQuat rotY( double a )
-{
-	return cnQuatFromAxisAngle( cnV3( 0, 1, 0 ), a );
-}
-
-static cnQuat rotZ( double a )
-{
-	return cnQuatFromAxisAngle( cnV3( 0, 0, 1 ), a );
-}
 
 static cnManifold collide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
 						   double maxDistance )
@@ -133,28 +61,6 @@ static bool idsUnique( const cnManifold* m )
 			{
 				return false;
 			}
-		}
-	}
-	return true;
-}
-
-// Every point of m1 has a point of m2 with the same id (same features from step to step).
-static bool sameIds( const cnManifold* m1, const cnManifold* m2 )
-{
-	if ( m1->pointCount != m2->pointCount )
-	{
-		return false;
-	}
-	for ( int i = 0; i < m1->pointCount; ++i )
-	{
-		bool found = false;
-		for ( int j = 0; j < m2->pointCount; ++j )
-		{
-			found = found || m1->points[i].id == m2->points[j].id;
-		}
-		if ( found == false )
-		{
-			return false;
 		}
 	}
 	return true;

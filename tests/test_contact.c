@@ -10,26 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cnWorld* makeWorld( cnVec3 gravity, bool sleep )
-{
-	cnWorldDef def = cnDefaultWorldDef();
-	def.gravity = gravity;
-	def.enableSleep = sleep;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	return world;
-}
-
-static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
-{
-	return tbMaterial( world, friction, restitution );
-}
-
-static cnBodyId addGroundPlane( cnWorld* world, cnMaterialId material )
-{
-	return tbPlane( world, cnV3( 0, 0, 1 ), material );
-}
-
 static cnBodyId addBox( cnWorld* world, cnBodyType type, cnVec3 position, cnQuat q, cnVec3 halfExtents,
 						cnMaterialId material )
 {
@@ -46,9 +26,8 @@ static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnMat
 // resolved at step resolution, so the ball leaves the floor up to one step late.
 static void bounceHeights( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	cnMaterialId rubber = addMaterial( world, 0.5, 0.7 );
-	addGroundPlane( world, rubber );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -9.81 ) );
+	cnMaterialId rubber = tbGround( world, 0.5, 0.7 );
 	const double r = 0.1, h0 = 1.0, e = 0.7;
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r + h0 ), r, rubber );
 	const double dt = 1.0 / 500.0;
@@ -80,9 +59,8 @@ static void bounceHeights( void )
 static double slideDistance( double thetaDeg, double seconds, double* velocity )
 {
 	double theta = thetaDeg * CN_PI / 180.0;
-	cnWorld* world = makeWorld( cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) ), false );
-	cnMaterialId m = addMaterial( world, 0.5, 0.0 );
-	addGroundPlane( world, m );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) ) );
+	cnMaterialId m = tbGround( world, 0.5, 0.0 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 0.25 ), cnQuat_identity, cnV3( 0.5, 0.5, 0.25 ), m );
 	const double dt = 1.0 / 120.0;
 	int steps = (int)lround( seconds / dt );
@@ -120,8 +98,8 @@ static void inclineStickSlip( void )
 static void inclineRotatedBox( void )
 {
 	double theta = 30.42 * CN_PI / 180.0;
-	cnWorld* world = makeWorld( cnV3( 0, 0, -10 ), false );
-	cnMaterialId m = addMaterial( world, 0.5, 0.0 );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -10 ) );
+	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
 	// the slope descends along +x: rotate about +y by theta
 	cnQuat q = cnQuatFromAxisAngle( cnV3( 0, 1, 0 ), theta );
 	addBox( world, cnBody_static, cnVec3_zero, q, cnV3( 20, 2, 0.5 ), m );
@@ -142,9 +120,8 @@ static void inclineRotatedBox( void )
 static void rollingSphere( void )
 {
 	double theta = 30.0 * CN_PI / 180.0;
-	cnWorld* world = makeWorld( cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) ), false );
-	cnMaterialId m = addMaterial( world, 1.0, 0.0 );
-	addGroundPlane( world, m );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) ) );
+	cnMaterialId m = tbGround( world, 1.0, 0.0 );
 	const double r = 0.2;
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r ), r, m );
 	const double dt = 1.0 / 240.0;
@@ -164,9 +141,8 @@ static void rollingSphere( void )
 // 5 v0 / 7, after sliding s* = 12 v0^2 / (49 mu g); 2/7 of the kinetic energy is lost.
 static void bowlingBall( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -10 ), false );
-	cnMaterialId m = addMaterial( world, 0.2, 0.0 );
-	addGroundPlane( world, m );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -10 ) );
+	cnMaterialId m = tbGround( world, 0.2, 0.0 );
 	const double r = 0.1, v0 = 5.0;
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r ), r, m );
 	cnBody_SetLinearVelocity( world, ball, cnV3( v0, 0, 0 ) );
@@ -198,8 +174,8 @@ static void bowlingBall( void )
 static void collision1D( void )
 {
 	const double e = 0.8;
-	cnWorld* world = makeWorld( cnVec3_zero, false );
-	cnMaterialId m = addMaterial( world, 0.0, e );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnVec3_zero );
+	cnMaterialId m = tbMaterial( world, 0.0, e );
 	cnBodyId a = addSphere( world, cnV3( 0, 0, 0 ), 0.5, m );
 	cnBodyId b = addSphere( world, cnV3( 3, 0, 0 ), 0.5, m );
 	CHECK( cnBody_SetMass( world, a, 1.0 ) );
@@ -222,8 +198,8 @@ static void collision1D( void )
 // A box resting on a plane keeps still: no drift or jitter above 1e-4 m over 10 s (sleep off).
 static void boxAtRest( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	addGroundPlane( world, 0 );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -9.81 ) );
+	tbPlane( world, cnV3( 0, 0, 1 ), 0 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0.3, -0.2, 0.5 ), cnQuat_identity, cnV3( 0.5, 0.5, 0.5 ), 0 );
 	const double dt = 1.0 / 60.0;
 	// one second to settle into the allowed overlap (linear slop), then nine more
@@ -326,7 +302,7 @@ static void pyramidStands( void )
 // A small fast sphere does not tunnel through a thin static box (speculative contact).
 static void noTunnelling( void )
 {
-	cnWorld* world = makeWorld( cnVec3_zero, false );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnVec3_zero );
 	addBox( world, cnBody_static, cnV3( 5, 0, 0 ), cnQuat_identity, cnV3( 0.01, 2, 2 ), 0 );
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, 0 ), 0.05, 0 );
 	cnBody_SetLinearVelocity( world, ball, cnV3( 100, 0, 0 ) );
@@ -341,8 +317,10 @@ static void noTunnelling( void )
 // Sleeping: a resting box falls asleep; a ball dropped on it wakes it.
 static void sleepAndWake( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), true );
-	addGroundPlane( world, 0 );
+	cnWorldDef def = tbWorldDef( cnMethod_impulse, cnV3( 0, 0, -9.81 ) );
+	def.enableSleep = true;
+	cnWorld* world = tbCreateWorld( &def );
+	tbPlane( world, cnV3( 0, 0, 1 ), 0 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 0.5 ), cnQuat_identity, cnV3( 0.5, 0.5, 0.5 ), 0 );
 	for ( int i = 0; i < 120; ++i )
 	{
@@ -366,8 +344,8 @@ static void sleepAndWake( void )
 // a shape whose mask excludes the ground's category passes too.
 static void collisionFiltering( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	cnBodyId ground = addGroundPlane( world, 0 );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -9.81 ) );
+	cnBodyId ground = tbPlane( world, cnV3( 0, 0, 1 ), 0 );
 	cnBodyId a = addSphere( world, cnV3( 0, 0, 1 ), 0.2, 0 );
 	cnBodyId b = addSphere( world, cnV3( 3, 0, 1 ), 0.2, 0 );
 	CHECK( cnWorld_DisableCollision( world, a, ground ) );
@@ -392,9 +370,10 @@ static void collisionFiltering( void )
 // A kinematic paddle moving at constant velocity pushes a box along.
 static void kinematicPush( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), true );
-	cnMaterialId m = addMaterial( world, 0.3, 0.0 );
-	addGroundPlane( world, m );
+	cnWorldDef def = tbWorldDef( cnMethod_impulse, cnV3( 0, 0, -9.81 ) );
+	def.enableSleep = true; // as in a default world
+	cnWorld* world = tbCreateWorld( &def );
+	cnMaterialId m = tbGround( world, 0.3, 0.0 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 1, 0, 0.5 ), cnQuat_identity, cnV3( 0.5, 0.5, 0.5 ), m );
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.type = cnBody_kinematic;
@@ -419,9 +398,9 @@ static void kinematicPush( void )
 // Equal materials keep their values; a pair override wins; mixing rules are documented.
 static void materialMixing( void )
 {
-	cnWorld* world = makeWorld( cnVec3_zero, false );
-	cnMaterialId a = addMaterial( world, 0.37, 0.41 );
-	cnMaterialId b = addMaterial( world, 0.8, 0.2 );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnVec3_zero );
+	cnMaterialId a = tbMaterial( world, 0.37, 0.41 );
+	cnMaterialId b = tbMaterial( world, 0.8, 0.2 );
 	double f, e;
 	cnWorld_GetMaterialPair( world, a, a, &f, &e );
 	CHECK( f == 0.37 && e == 0.41 );

@@ -3,31 +3,23 @@
 // Dzhanibekov flip times), compound mass properties, user forces, drag and damping.
 #include "cairn/cairn.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+// An impulse world with the given gravity and sub-steps, sleeping off.
 static cnWorld* makeWorld( cnVec3 gravity, int subSteps )
 {
-	cnWorldDef def = cnDefaultWorldDef();
-	def.gravity = gravity;
+	cnWorldDef def = tbWorldDef( cnMethod_impulse, gravity );
 	def.settings.impulse.subSteps = subSteps;
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	return world;
+	return tbCreateWorld( &def );
 }
 
+// A dynamic sphere at rest, default material.
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.position = position;
-	cnBodyId id = cnCreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_sphere;
-	sd.radius = radius;
-	cnCreateShape( world, id, &sd );
-	return id;
+	return tbSphere( world, cnBody_dynamic, position, cnVec3_zero, radius, 0 );
 }
 
 // Symplectic Euler with sub-step h: v_n = a t exactly and x_n = x0 + a t^2 / 2 + a h t / 2.

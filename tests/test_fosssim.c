@@ -10,6 +10,7 @@
 #include "collision/collision.h"
 #include "solvers/lcp.h"
 #include "test.h"
+#include "test_fosssim.h"
 #include "world.h"
 
 #include <dirent.h>
@@ -17,40 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define FOSSSIM_DIR CAIRN_SHARED_DIR "/reference/fosssim"
-
 // ---------------------------------------------------------------------------------------------
 // helpers
-
-// Writes text to a fresh temporary file and returns its path (static storage, one at a time).
-static const char* writeTemp( const char* text )
-{
-	static char path[64];
-	snprintf( path, sizeof( path ), "/tmp/cairn_fosssim_XXXXXX" );
-	int fd = mkstemp( path );
-	if ( fd < 0 )
-	{
-		return NULL;
-	}
-	size_t n = strlen( text );
-	bool ok = write( fd, text, n ) == (ssize_t)n;
-	close( fd );
-	return ok ? path : NULL;
-}
-
-// Loads a scene given as text; the temporary file is removed again. Errors go to cnGetError().
-static cnFosssimScene* loadText( const char* text )
-{
-	const char* path = writeTemp( text );
-	if ( path == NULL )
-	{
-		cnSetError( cnError_io, "cannot write a temporary file" );
-		return NULL;
-	}
-	cnFosssimScene* f = cnLoadFosssim( path );
-	remove( path );
-	return f;
-}
 
 static bool contains( const char* text, const char* part )
 {
@@ -174,7 +143,7 @@ static const char* s_triangle =
 // I = 1 (1 + 2.25) + 2 (4 + 2.25) + 3 (1 + 2.25) = 3.25 + 12.5 + 9.75 = 25.5.
 static void test_mass_properties( void )
 {
-	cnFosssimScene* f = loadText( s_triangle );
+	cnFosssimScene* f = tfLoadText( s_triangle );
 	CHECK( f != NULL );
 	if ( f == NULL )
 	{
@@ -266,7 +235,7 @@ static void test_reference_mass_matrices( void )
 // Loads text that must fail and checks the message names the file, the line and the reason.
 static void expectError( const char* text, const char* line, const char* reason )
 {
-	cnFosssimScene* f = loadText( text );
+	cnFosssimScene* f = tfLoadText( text );
 	CHECK( f == NULL );
 	cnDestroyFosssim( f );
 	bool ok = contains( cnGetError(), "/tmp/cairn_fosssim_" ) && contains( cnGetError(), line ) && contains( cnGetError(), reason );
@@ -328,7 +297,7 @@ static void test_errors( void )
 						  "<rigidbody p=\"0\" p=\"1\" vx=\"0\" vy=\"0\" omega=\"0\" r=\"0.1\"/>\n"
 						  "<rigidbodyspringforce i=\"0\" pix=\"0\" piy=\"0\" j=\"-1\" pjx=\"0\" pjy=\"0\" k=\"1\" "
 						  "l0=\"0\"/>\n</scene>\n";
-	const char* path = writeTemp( springs );
+	const char* path = tfWriteTemp( springs );
 	CHECK( path != NULL );
 	if ( path != NULL )
 	{
@@ -566,7 +535,7 @@ static const char* s_springs =
 
 static void test_spring_forces( void )
 {
-	cnFosssimScene* f = loadText( s_springs );
+	cnFosssimScene* f = tfLoadText( s_springs );
 	CHECK( f != NULL );
 	if ( f == NULL )
 	{
@@ -599,7 +568,7 @@ static const char* s_wind = "<scene>\n<rigidbodyintegrator type=\"symplectic-eul
 
 static void test_wind_force( void )
 {
-	cnFosssimScene* f = loadText( s_wind );
+	cnFosssimScene* f = tfLoadText( s_wind );
 	CHECK( f != NULL );
 	if ( f == NULL )
 	{
@@ -642,7 +611,7 @@ static bool stepOnce( cnFosssimScene* f, const char* what )
 // gives v_n+1 = v_n + h (1 - v_n), so v_n = 1 - (1 - h)^n exactly up to round-off.
 static void test_wind_trajectory( void )
 {
-	cnFosssimScene* f = loadText( s_wind );
+	cnFosssimScene* f = tfLoadText( s_wind );
 	CHECK( f != NULL );
 	if ( f == NULL )
 	{
@@ -672,14 +641,7 @@ static void test_wind_trajectory( void )
 // both centres: momentum gives both (0, -1/2), and no torque acts.
 static void test_lcp_triangles_stick( void )
 {
-	const char* path = FOSSSIM_DIR "/t3m2/lcp/test01.xml";
-	if ( access( path, R_OK ) != 0 )
-	{
-		TEST_SKIP( "%s is absent", path );
-		return;
-	}
-	cnFosssimScene* f = cnLoadFosssim( path );
-	CHECK( f != NULL );
+	cnFosssimScene* f = tfOpenReference( FOSSSIM_DIR "/t3m2/lcp/test01.xml" );
 	if ( f == NULL )
 	{
 		return;
@@ -718,14 +680,7 @@ static void test_lcp_triangles_stick( void )
 // projection must take all of it away: no block may move more than a few such steps' worth.
 static void test_vp_arch_motionless( void )
 {
-	const char* path = FOSSSIM_DIR "/t3m2/velocityprojection/test02.xml";
-	if ( access( path, R_OK ) != 0 )
-	{
-		TEST_SKIP( "%s is absent", path );
-		return;
-	}
-	cnFosssimScene* f = cnLoadFosssim( path );
-	CHECK( f != NULL );
+	cnFosssimScene* f = tfOpenReference( FOSSSIM_DIR "/t3m2/velocityprojection/test02.xml" );
 	if ( f == NULL )
 	{
 		return;
@@ -851,13 +806,7 @@ static void checkPrinted( const char* what, const double* x, int rows, int cols,
 static bool captureFirstContact( const char* path, cnContactSystem* dump )
 {
 	memset( dump, 0, sizeof( *dump ) );
-	if ( access( path, R_OK ) != 0 )
-	{
-		TEST_SKIP( "%s is absent", path );
-		return false;
-	}
-	cnFosssimScene* f = cnLoadFosssim( path );
-	CHECK( f != NULL );
+	cnFosssimScene* f = tfOpenReference( path );
 	if ( f == NULL )
 	{
 		return false;

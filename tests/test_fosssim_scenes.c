@@ -11,13 +11,11 @@
 #include "cairn/cairn.h"
 #include "cairn/fosssim.h"
 #include "test.h"
+#include "test_fosssim.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#define FOSSSIM_DIR CAIRN_SHARED_DIR "/reference/fosssim"
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -55,16 +53,9 @@ static cnFosssimScene* openScene( const char* name )
 {
 	char path[512];
 	snprintf( path, sizeof( path ), "%s/t3m2/%s.xml", FOSSSIM_DIR, name );
-	if ( access( path, R_OK ) != 0 )
-	{
-		TEST_SKIP( "%s is absent", path );
-		return NULL;
-	}
-	cnFosssimScene* f = cnLoadFosssim( path );
-	CHECK( f != NULL );
+	cnFosssimScene* f = tfOpenReference( path );
 	if ( f == NULL )
 	{
-		fprintf( stderr, "  %s\n", cnGetError() );
 		return NULL;
 	}
 	s_nonFinite = 0;

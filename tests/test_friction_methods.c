@@ -21,14 +21,8 @@
 static double incline( cnMethod method, double thetaDeg, double seconds, double* velocity )
 {
 	double theta = thetaDeg * CN_PI / 180.0;
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = method;
-	def.settings.velocity.lcpSolver = cnLcp_dantzig;
-	def.enableSleep = false;
-	def.gravity = cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) );
-	cnWorld* world = cnCreateWorld( &def );
-	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
-	tbPlane( world, cnV3( 0, 0, 1 ), m );
+	cnWorld* world = tbWorldLcp( method, cnLcp_dantzig, cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) ) );
+	cnMaterialId m = tbGround( world, 0.5, 0.0 );
 	cnBodyId box = tbBox( world, cnBody_dynamic, cnV3( 0, 0, 0.25 ), cnQuat_identity, cnVec3_zero, cnV3( 0.5, 0.5, 0.25 ), m );
 	const double dt = 1.0 / 120.0;
 	int steps = (int)lround( seconds / dt );
@@ -98,14 +92,8 @@ static void slidingStop( void )
 	const char* names[2] = { "gr-lcp", "analytic-impulse" };
 	for ( int k = 0; k < 2; ++k )
 	{
-		cnWorldDef def = cnDefaultWorldDef();
-		def.method = methods[k];
-		def.settings.velocity.lcpSolver = cnLcp_dantzig;
-		def.enableSleep = false;
-		def.gravity = cnV3( 0, 0, -10.0 );
-		cnWorld* world = cnCreateWorld( &def );
-		cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
-		tbPlane( world, cnV3( 0, 0, 1 ), m );
+		cnWorld* world = tbWorldLcp( methods[k], cnLcp_dantzig, cnV3( 0, 0, -10.0 ) );
+		cnMaterialId m = tbGround( world, 0.5, 0.0 );
 		cnBodyId box =
 			tbBox( world, cnBody_dynamic, cnV3( 0, 0, 0.25 ), cnQuat_identity, cnV3( 3.0, 0, 0 ), cnV3( 0.5, 0.5, 0.25 ), m );
 		const double dt = 1.0 / 120.0;

@@ -9,53 +9,15 @@
 #include "collision/collision.h"
 #include "collision/gjk.h"
 #include "test.h"
+#include "test_geometry.h"
+#include "test_random.h"
 
 #include <stdint.h>
 
-static cnGeometry cnMakeSphere( double r )
-{
-	cnGeometry g = { 0 };
-	g.type = cnShape_sphere;
-	g.radius = r;
-	return g;
-}
-
-static cnGeometry cnMakeBox( double hx, double hy, double hz )
-{
-	cnGeometry g = { 0 };
-	g.type = cnShape_box;
-	g.halfExtents = cnV3( hx, hy, hz );
-	return g;
-}
-
-static cnGeometry cnMakeCapsule( double halfHeight, double r )
-{
-	cnGeometry g = { 0 };
-	g.type = cnShape_capsule;
-	g.halfHeight = halfHeight;
-	g.radius = r;
-	return g;
-}
-
-static cnGeometry cnMakeCylinder( double halfHeight, double r )
-{
-	cnGeometry g = { 0 };
-	g.type = cnShape_cylinder;
-	g.halfHeight = halfHeight;
-	g.radius = r;
-	return g;
-}
-
-static cnTransform cnXf( double x, double y, double z )
-{
-	cnTransform t = { { x, y, z }, { 1.0, 0.0, 0.0, 0.0 } };
-	return t;
-}
-
+// The placement at (x, y, z) turned by angle about axis (any length).
 static cnTransform cnXfRot( double x, double y, double z, cnVec3 axis, double angle )
 {
-	cnTransform t = { { x, y, z }, cnQuatFromAxisAngle( cnNormalize( axis ), angle ) };
-	return t;
+	return makeXf( x, y, z, cnQuatFromAxisAngle( cnNormalize( axis ), angle ) );
 }
 
 #define CHECK_VEC( v, ex, ey, ez, tol )                                                                               \
@@ -71,10 +33,10 @@ static cnTransform cnXfRot( double x, double y, double z, cnVec3 axis, double an
 
 static void test_sphere_sphere_distance( void )
 {
-	cnGeometry a = cnMakeSphere( 0.5 ), b = cnMakeSphere( 0.3 );
+	cnGeometry a = sphereGeom( 0.5 ), b = sphereGeom( 0.3 );
 	// centres 2 apart along x, far from the origin: distance 2 - 0.5 - 0.3
 	cnTransform xfA = cnXfRot( 1000.0, 2.0, 3.0, cnV3( 1, 2, 3 ), 0.7 );
-	cnTransform xfB = cnXf( 1002.0, 2.0, 3.0 );
+	cnTransform xfB = at( 1002.0, 2.0, 3.0 );
 	cnDistanceOutput o = cnShapeDistance( &a, xfA, &b, xfB );
 	CHECK( o.overlap == false );
 	CHECK_NEAR( o.distance, 1.2, 1e-9 );
@@ -85,17 +47,17 @@ static void test_sphere_sphere_distance( void )
 
 static void test_box_box_distance( void )
 {
-	cnGeometry a = cnMakeBox( 1.0, 1.0, 1.0 ), b = cnMakeBox( 0.5, 0.5, 0.5 );
+	cnGeometry a = boxGeom( 1.0, 1.0, 1.0 ), b = boxGeom( 0.5, 0.5, 0.5 );
 
 	// along x: faces at x = 1 and x = 3 - 0.5
-	cnDistanceOutput o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &b, cnXf( 3.0, 0.2, -0.1 ) );
+	cnDistanceOutput o = cnShapeDistance( &a, at( 0, 0, 0 ), &b, at( 3.0, 0.2, -0.1 ) );
 	CHECK_NEAR( o.distance, 1.5, 1e-9 );
 	CHECK_VEC( o.normal, 1.0, 0.0, 0.0, 1e-9 );
 	CHECK_NEAR( o.pointA.x, 1.0, 1e-9 );
 	CHECK_NEAR( o.pointB.x, 2.5, 1e-9 );
 
 	// diagonal: corner (1,1,1) to corner (2.5,2.5,2.5), distance 1.5 sqrt(3)
-	o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &b, cnXf( 3.0, 3.0, 3.0 ) );
+	o = cnShapeDistance( &a, at( 0, 0, 0 ), &b, at( 3.0, 3.0, 3.0 ) );
 	double s = 1.0 / sqrt( 3.0 );
 	CHECK_NEAR( o.distance, 1.5 * sqrt( 3.0 ), 1e-9 );
 	CHECK_VEC( o.normal, s, s, s, 1e-9 );
@@ -103,20 +65,20 @@ static void test_box_box_distance( void )
 	CHECK_VEC( o.pointB, 2.5, 2.5, 2.5, 1e-9 );
 
 	// B turned 45 degrees about z presents a vertical edge at x = 3 - 0.5 sqrt(2)
-	o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &b, cnXfRot( 3.0, 0.0, 0.0, cnV3( 0, 0, 1 ), 0.25 * CN_PI ) );
+	o = cnShapeDistance( &a, at( 0, 0, 0 ), &b, cnXfRot( 3.0, 0.0, 0.0, cnV3( 0, 0, 1 ), 0.25 * CN_PI ) );
 	CHECK_NEAR( o.distance, 2.0 - 0.5 * sqrt( 2.0 ), 1e-9 );
 	CHECK_VEC( o.normal, 1.0, 0.0, 0.0, 1e-9 );
 }
 
 static void test_capsule_box_distance( void )
 {
-	cnGeometry box = cnMakeBox( 1.0, 1.0, 1.0 ), cap = cnMakeCapsule( 1.0, 0.2 );
+	cnGeometry box = boxGeom( 1.0, 1.0, 1.0 ), cap = capsuleGeom( 0.2, 1.0 );
 	// upright capsule beside the box: 2 - 1 - 0.2
-	cnDistanceOutput o = cnShapeDistance( &cap, cnXf( 2.0, 0.0, 0.5 ), &box, cnXf( 0, 0, 0 ) );
+	cnDistanceOutput o = cnShapeDistance( &cap, at( 2.0, 0.0, 0.5 ), &box, at( 0, 0, 0 ) );
 	CHECK_NEAR( o.distance, 0.8, 1e-9 );
 	CHECK_VEC( o.normal, -1.0, 0.0, 0.0, 1e-9 );
 	// lying capsule (axis along x) above the box: 2 - 1 - 0.2
-	o = cnShapeDistance( &box, cnXf( 0, 0, 0 ), &cap, cnXfRot( 0.3, 0.1, 2.0, cnV3( 0, 1, 0 ), 0.5 * CN_PI ) );
+	o = cnShapeDistance( &box, at( 0, 0, 0 ), &cap, cnXfRot( 0.3, 0.1, 2.0, cnV3( 0, 1, 0 ), 0.5 * CN_PI ) );
 	CHECK_NEAR( o.distance, 0.8, 1e-9 );
 	CHECK_VEC( o.normal, 0.0, 0.0, 1.0, 1e-9 );
 	CHECK_NEAR( o.pointA.z, 1.0, 1e-9 );
@@ -124,7 +86,7 @@ static void test_capsule_box_distance( void )
 	// capsule pointing away from a vertical box edge: turning local z by 90 degrees about
 	// (-1,1,0)/sqrt2 lays the axis along (1,1,0)/sqrt2, so with the centre 1 farther out the near
 	// core end is (2, 2, 0), sqrt(2) from the edge point (1, 1, 0); minus the radius
-	o = cnShapeDistance( &box, cnXf( 0, 0, 0 ), &cap,
+	o = cnShapeDistance( &box, at( 0, 0, 0 ), &cap,
 						 cnXfRot( 2.0 + sqrt( 0.5 ), 2.0 + sqrt( 0.5 ), 0.0, cnV3( -1, 1, 0 ), 0.5 * CN_PI ) );
 	CHECK_NEAR( o.distance, sqrt( 2.0 ) - 0.2, 1e-9 );
 	CHECK_VEC( o.normal, sqrt( 0.5 ), sqrt( 0.5 ), 0.0, 1e-9 );
@@ -132,26 +94,26 @@ static void test_capsule_box_distance( void )
 
 static void test_cylinder_sphere_distance( void )
 {
-	cnGeometry cyl = cnMakeCylinder( 0.5, 0.3 ), sph = cnMakeSphere( 0.1 );
+	cnGeometry cyl = cylinderGeom( 0.3, 0.5 ), sph = sphereGeom( 0.1 );
 
 	// beside the curved side, centre 1 from the axis: 1 - 0.3 - 0.1, for several azimuths
 	for ( int k = 0; k < 8; ++k )
 	{
 		double phi = 0.4 + k * 0.25 * CN_PI;
-		cnTransform xfS = cnXf( cos( phi ), sin( phi ), 0.2 );
-		cnDistanceOutput o = cnShapeDistance( &cyl, cnXf( 0, 0, 0 ), &sph, xfS );
+		cnTransform xfS = at( cos( phi ), sin( phi ), 0.2 );
+		cnDistanceOutput o = cnShapeDistance( &cyl, at( 0, 0, 0 ), &sph, xfS );
 		CHECK_NEAR( o.distance, 0.6, 1e-9 );
 		CHECK_VEC( o.normal, cos( phi ), sin( phi ), 0.0, 1e-8 );
 		CHECK_NEAR( o.pointA.z, 0.2, 1e-8 );
 	}
 
 	// above the cap: 1 - 0.5 - 0.1
-	cnDistanceOutput o = cnShapeDistance( &cyl, cnXf( 0, 0, 0 ), &sph, cnXf( 0.1, 0.1, 1.0 ) );
+	cnDistanceOutput o = cnShapeDistance( &cyl, at( 0, 0, 0 ), &sph, at( 0.1, 0.1, 1.0 ) );
 	CHECK_NEAR( o.distance, 0.4, 1e-9 );
 	CHECK_VEC( o.normal, 0.0, 0.0, 1.0, 1e-9 );
 
 	// off the rim: the rim point (0.3, 0, 0.5) is 0.5 away (3-4-5 triangle)
-	o = cnShapeDistance( &cyl, cnXf( 0, 0, 0 ), &sph, cnXf( 0.6, 0.0, 0.9 ) );
+	o = cnShapeDistance( &cyl, at( 0, 0, 0 ), &sph, at( 0.6, 0.0, 0.9 ) );
 	CHECK_NEAR( o.distance, 0.4, 1e-9 );
 	CHECK_VEC( o.normal, 0.6, 0.0, 0.8, 1e-8 );
 	CHECK_VEC( o.pointA, 0.3, 0.0, 0.5, 1e-8 );
@@ -159,7 +121,7 @@ static void test_cylinder_sphere_distance( void )
 
 static void test_cylinder_cylinder_parallel_distance( void )
 {
-	cnGeometry a = cnMakeCylinder( 0.5, 0.3 ), b = cnMakeCylinder( 0.4, 0.2 );
+	cnGeometry a = cylinderGeom( 0.3, 0.5 ), b = cylinderGeom( 0.2, 0.4 );
 	// both axes along x (turned about y), side by side: axis distance sqrt(0.5^2 + 1^2) - 0.3 - 0.2
 	cnVec3 yAxis = cnV3( 0, 1, 0 );
 	cnTransform xfA = cnXfRot( 10.0, -3.0, 2.0, yAxis, 0.5 * CN_PI );
@@ -174,23 +136,23 @@ static void test_cylinder_cylinder_parallel_distance( void )
 
 static void test_sphere_overlap_depth( void )
 {
-	cnGeometry a = cnMakeSphere( 0.5 ), b = cnMakeSphere( 0.3 );
+	cnGeometry a = sphereGeom( 0.5 ), b = sphereGeom( 0.3 );
 	// centres 0.6 apart: overlap 0.8 - 0.6 (the cores are apart, so this is exact)
-	cnDistanceOutput o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &b, cnXf( 0.0, 0.6, 0.0 ) );
+	cnDistanceOutput o = cnShapeDistance( &a, at( 0, 0, 0 ), &b, at( 0.0, 0.6, 0.0 ) );
 	CHECK_NEAR( o.distance, -0.2, 1e-12 );
 	CHECK_VEC( o.normal, 0.0, 1.0, 0.0, 1e-12 );
 	CHECK_VEC( o.pointA, 0.0, 0.5, 0.0, 1e-12 );
 	CHECK_VEC( o.pointB, 0.0, 0.3, 0.0, 1e-12 );
 
 	// identical centres: any direction, depth 0.8 (EPA on two round shapes)
-	o = cnShapeDistance( &a, cnXf( 1, 2, 3 ), &b, cnXf( 1, 2, 3 ) );
+	o = cnShapeDistance( &a, at( 1, 2, 3 ), &b, at( 1, 2, 3 ) );
 	CHECK( o.overlap );
 	CHECK_NEAR( o.distance, -0.8, 1e-6 );
 	CHECK_NEAR( cnLength( o.normal ), 1.0, 1e-12 );
 
 	// sphere centre inside a box, 0.1 under its top face: depth 0.1 + 0.25 straight up
-	cnGeometry box = cnMakeBox( 1.0, 1.0, 1.0 ), s = cnMakeSphere( 0.25 );
-	o = cnShapeDistance( &box, cnXf( 0, 0, 0 ), &s, cnXf( 0.2, -0.3, 0.9 ) );
+	cnGeometry box = boxGeom( 1.0, 1.0, 1.0 ), s = sphereGeom( 0.25 );
+	o = cnShapeDistance( &box, at( 0, 0, 0 ), &s, at( 0.2, -0.3, 0.9 ) );
 	CHECK( o.overlap );
 	CHECK_NEAR( o.distance, -0.35, 1e-6 );
 	CHECK_VEC( o.normal, 0.0, 0.0, 1.0, 1e-6 );
@@ -198,10 +160,10 @@ static void test_sphere_overlap_depth( void )
 
 static void test_box_overlap_depth( void )
 {
-	cnGeometry a = cnMakeBox( 1.0, 1.0, 1.0 ), b = cnMakeBox( 0.5, 0.5, 0.5 );
+	cnGeometry a = boxGeom( 1.0, 1.0, 1.0 ), b = boxGeom( 0.5, 0.5, 0.5 );
 
 	// SAT by hand: overlaps along x, y, z are 1.5 - 1.3, 1.5 - 0.2, 1.5 - 0.1; the least is x
-	cnDistanceOutput o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &b, cnXf( 1.3, 0.2, 0.1 ) );
+	cnDistanceOutput o = cnShapeDistance( &a, at( 0, 0, 0 ), &b, at( 1.3, 0.2, 0.1 ) );
 	CHECK( o.overlap );
 	CHECK_NEAR( o.distance, -0.2, 1e-9 );
 	CHECK_VEC( o.normal, 1.0, 0.0, 0.0, 1e-9 );
@@ -209,34 +171,34 @@ static void test_box_overlap_depth( void )
 	// B turned 45 degrees about z at x = 1.5: along x it reaches 0.5 sqrt(2) back, so the overlap
 	// is 1 + 0.5 sqrt(2) - 1.5; along B's own axes it is 2/sqrt(2) + 0.5 - 1.5/sqrt(2) (larger),
 	// along y 1 + 0.5 sqrt(2), along z 1.5; edge pairs give no other axis for a turn about z
-	o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &b, cnXfRot( 1.5, 0.0, 0.0, cnV3( 0, 0, 1 ), 0.25 * CN_PI ) );
+	o = cnShapeDistance( &a, at( 0, 0, 0 ), &b, cnXfRot( 1.5, 0.0, 0.0, cnV3( 0, 0, 1 ), 0.25 * CN_PI ) );
 	CHECK_NEAR( o.distance, -( 0.5 * sqrt( 2.0 ) - 0.5 ), 1e-9 );
 	CHECK_VEC( o.normal, 1.0, 0.0, 0.0, 1e-9 );
 
 	// deep: B nearly centred inside A; least overlap along +x: 1 + 0.2 - 0.1
-	cnGeometry c = cnMakeBox( 0.2, 0.3, 0.4 );
-	o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &c, cnXf( 0.1, 0.0, 0.0 ) );
+	cnGeometry c = boxGeom( 0.2, 0.3, 0.4 );
+	o = cnShapeDistance( &a, at( 0, 0, 0 ), &c, at( 0.1, 0.0, 0.0 ) );
 	CHECK_NEAR( o.distance, -1.1, 1e-9 );
 	CHECK_VEC( o.normal, 1.0, 0.0, 0.0, 1e-9 );
 
 	// flat plate (zero thickness) with a cube sunk 0.001 into it from above
-	cnGeometry plate = cnMakeBox( 1.0, 1.0, 0.0 );
-	o = cnShapeDistance( &plate, cnXf( 0, 0, 0 ), &b, cnXf( 0.1, 0.2, 0.499 ) );
+	cnGeometry plate = boxGeom( 1.0, 1.0, 0.0 );
+	o = cnShapeDistance( &plate, at( 0, 0, 0 ), &b, at( 0.1, 0.2, 0.499 ) );
 	CHECK_NEAR( o.distance, -0.001, 1e-9 );
 	CHECK_VEC( o.normal, 0.0, 0.0, 1.0, 1e-9 );
 
 	// exactly touching faces
-	o = cnShapeDistance( &a, cnXf( 0, 0, 0 ), &b, cnXf( 0.3, 0.2, 1.5 ) );
+	o = cnShapeDistance( &a, at( 0, 0, 0 ), &b, at( 0.3, 0.2, 1.5 ) );
 	CHECK_NEAR( o.distance, 0.0, 1e-9 );
 	CHECK_VEC( o.normal, 0.0, 0.0, 1.0, 1e-9 );
 }
 
 static void test_cylinder_overlap_depth( void )
 {
-	cnGeometry cyl = cnMakeCylinder( 0.5, 0.3 ), sph = cnMakeSphere( 0.1 );
+	cnGeometry cyl = cylinderGeom( 0.3, 0.5 ), sph = sphereGeom( 0.1 );
 
 	// sphere centre outside the side, 0.35 from the axis: overlap 0.4 - 0.35
-	cnDistanceOutput o = cnShapeDistance( &cyl, cnXf( 0, 0, 0 ), &sph, cnXf( 0.35, 0.0, 0.1 ) );
+	cnDistanceOutput o = cnShapeDistance( &cyl, at( 0, 0, 0 ), &sph, at( 0.35, 0.0, 0.1 ) );
 	CHECK_NEAR( o.distance, -0.05, 1e-9 );
 	CHECK_VEC( o.normal, 1.0, 0.0, 0.0, 1e-8 );
 
@@ -245,21 +207,21 @@ static void test_cylinder_overlap_depth( void )
 	for ( int k = 0; k < 4; ++k )
 	{
 		double phi = 0.3 + k * 1.1;
-		o = cnShapeDistance( &cyl, cnXf( 0, 0, 0 ), &sph, cnXf( 0.25 * cos( phi ), 0.25 * sin( phi ), 0.0 ) );
+		o = cnShapeDistance( &cyl, at( 0, 0, 0 ), &sph, at( 0.25 * cos( phi ), 0.25 * sin( phi ), 0.0 ) );
 		CHECK( o.overlap );
 		CHECK_NEAR( o.distance, -0.15, 1e-6 );
 		CHECK_VEC( o.normal, cos( phi ), sin( phi ), 0.0, 1e-3 );
 	}
 
 	// upright cylinder sunk 0.1 into a box top
-	cnGeometry box = cnMakeBox( 1.0, 1.0, 1.0 );
-	o = cnShapeDistance( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.2, 0.1, 1.4 ) );
+	cnGeometry box = boxGeom( 1.0, 1.0, 1.0 );
+	o = cnShapeDistance( &box, at( 0, 0, 0 ), &cyl, at( 0.2, 0.1, 1.4 ) );
 	CHECK_NEAR( o.distance, -0.1, 1e-9 );
 	CHECK_VEC( o.normal, 0.0, 0.0, 1.0, 1e-9 );
 
 	// same centre as a box of half size 1: the least push is horizontal, 1 + 0.3 along an axis
 	// (along a diagonal the box reaches farther)
-	o = cnShapeDistance( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0, 0, 0 ) );
+	o = cnShapeDistance( &box, at( 0, 0, 0 ), &cyl, at( 0, 0, 0 ) );
 	CHECK_NEAR( o.distance, -1.3, 1e-6 );
 	CHECK_NEAR( fabs( o.normal.x ) + fabs( o.normal.y ), 1.0, 1e-6 );
 	CHECK_NEAR( o.normal.z, 0.0, 1e-6 );
@@ -301,13 +263,12 @@ static double cnTestGap( const cnGeometry* a, cnTransform xfA, const cnGeometry*
 	return cnDot( m, pb ) - cnDot( m, pa );
 }
 
-static uint64_t cn_rng = 0x9E3779B97F4A7C15ull;
+static Lcg cn_rng = { 0x9E3779B97F4A7C15ull };
 
-// Deterministic uniform number in [lo, hi) (a 64-bit LCG, upper bits).
+// Deterministic uniform number in [lo, hi).
 static double cnRand( double lo, double hi )
 {
-	cn_rng = cn_rng * 6364136223846793005ull + 1442695040888963407ull;
-	return lo + ( hi - lo ) * (double)( cn_rng >> 11 ) * ( 1.0 / 9007199254740992.0 );
+	return lcgUniform( &cn_rng, lo, hi );
 }
 
 static cnGeometry cnRandomShape( int type )
@@ -315,13 +276,19 @@ static cnGeometry cnRandomShape( int type )
 	switch ( type )
 	{
 		case 0:
-			return cnMakeSphere( cnRand( 0.05, 0.5 ) );
+			return sphereGeom( cnRand( 0.05, 0.5 ) );
 		case 1:
-			return cnMakeBox( cnRand( 0.05, 0.5 ), cnRand( 0.05, 0.5 ), cnRand( 0.05, 0.5 ) );
+			return boxGeom( cnRand( 0.05, 0.5 ), cnRand( 0.05, 0.5 ), cnRand( 0.05, 0.5 ) );
 		case 2:
-			return cnMakeCapsule( cnRand( 0.05, 0.5 ), cnRand( 0.05, 0.3 ) );
+		{
+			double r = cnRand( 0.05, 0.3 ); // the radius is drawn before the half height
+			return capsuleGeom( r, cnRand( 0.05, 0.5 ) );
+		}
 		default:
-			return cnMakeCylinder( cnRand( 0.05, 0.5 ), cnRand( 0.05, 0.5 ) );
+		{
+			double r = cnRand( 0.05, 0.5 ); // the radius is drawn before the half height
+			return cylinderGeom( r, cnRand( 0.05, 0.5 ) );
+		}
 	}
 }
 
@@ -401,13 +368,13 @@ static void cnSpread( const cnManifold* m, double* maxD, double* minD )
 static void test_cylinder_standing_on_box( void )
 {
 	// ground box top at z = 0.5; can of radius 0.2, half height 0.3, sunk 0.01
-	cnGeometry box = cnMakeBox( 2.0, 2.0, 0.5 ), cyl = cnMakeCylinder( 0.3, 0.2 );
+	cnGeometry box = boxGeom( 2.0, 2.0, 0.5 ), cyl = cylinderGeom( 0.2, 0.3 );
 	double r = 0.2;
 	for ( int pass = 0; pass < 3; ++pass )
 	{
 		// plain, turned about its axis, and far from the origin
 		double x0 = pass == 2 ? 1000.0 : 0.1;
-		cnTransform xfBox = cnXf( pass == 2 ? 1000.0 : 0.0, 0.0, 0.0 );
+		cnTransform xfBox = at( pass == 2 ? 1000.0 : 0.0, 0.0, 0.0 );
 		cnTransform xfCyl = cnXfRot( x0, -0.2, 0.5 + 0.3 - 0.01, cnV3( 0, 0, 1 ), pass == 1 ? 0.3 : 0.0 );
 		cnManifold m;
 		cnCollideConvex( &box, xfBox, &cyl, xfCyl, 0.02, &m );
@@ -432,8 +399,8 @@ static void test_cylinder_standing_on_box( void )
 
 	// the other order: same points, normal down
 	cnManifold m1, m2;
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.1, -0.2, 0.79 ), 0.02, &m1 );
-	cnCollideConvex( &cyl, cnXf( 0.1, -0.2, 0.79 ), &box, cnXf( 0, 0, 0 ), 0.02, &m2 );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, at( 0.1, -0.2, 0.79 ), 0.02, &m1 );
+	cnCollideConvex( &cyl, at( 0.1, -0.2, 0.79 ), &box, at( 0, 0, 0 ), 0.02, &m2 );
 	CHECK( m1.pointCount == m2.pointCount );
 	CHECK_VEC( m2.normal, 0.0, 0.0, -1.0, 1e-9 );
 	for ( int i = 0; i < m2.pointCount; ++i )
@@ -447,9 +414,9 @@ static void test_cylinder_lying_on_box( void )
 {
 	// axis along x (turned about y), half length 0.4, radius 0.2, sunk 0.01: contact line
 	// y = 0, z = 0.5 from x = -0.4 to 0.4, each end a point
-	cnGeometry box = cnMakeBox( 2.0, 2.0, 0.5 ), cyl = cnMakeCylinder( 0.4, 0.2 );
+	cnGeometry box = boxGeom( 2.0, 2.0, 0.5 ), cyl = cylinderGeom( 0.2, 0.4 );
 	cnManifold m;
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXfRot( 0.0, 0.0, 0.5 + 0.2 - 0.01, cnV3( 0, 1, 0 ), 0.5 * CN_PI ),
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, cnXfRot( 0.0, 0.0, 0.5 + 0.2 - 0.01, cnV3( 0, 1, 0 ), 0.5 * CN_PI ),
 					 0.02, &m );
 	CHECK( m.pointCount == 2 );
 	CHECK_VEC( m.normal, 0.0, 0.0, 1.0, 1e-9 );
@@ -472,9 +439,9 @@ static void test_cylinder_cap_on_cap( void )
 {
 	// two cans of radius 0.2, the upper offset 0.05 along x and sunk 0.01: points lie in both
 	// disks, at the interface height 0.3 - 0.005
-	cnGeometry a = cnMakeCylinder( 0.3, 0.2 ), b = cnMakeCylinder( 0.3, 0.2 );
+	cnGeometry a = cylinderGeom( 0.2, 0.3 ), b = cylinderGeom( 0.2, 0.3 );
 	cnManifold m;
-	cnCollideConvex( &a, cnXf( 0, 0, 0 ), &b, cnXfRot( 0.05, 0.0, 0.59, cnV3( 0, 0, 1 ), 0.1 ), 0.02, &m );
+	cnCollideConvex( &a, at( 0, 0, 0 ), &b, cnXfRot( 0.05, 0.0, 0.59, cnV3( 0, 0, 1 ), 0.1 ), 0.02, &m );
 	CHECK( m.pointCount >= 3 && m.pointCount <= 4 );
 	CHECK_VEC( m.normal, 0.0, 0.0, 1.0, 1e-9 );
 	for ( int i = 0; i < m.pointCount; ++i )
@@ -495,9 +462,9 @@ static void test_cylinder_cap_on_cap( void )
 
 static void test_sphere_on_cylinder_cap( void )
 {
-	cnGeometry cyl = cnMakeCylinder( 0.5, 0.3 ), sph = cnMakeSphere( 0.1 );
+	cnGeometry cyl = cylinderGeom( 0.3, 0.5 ), sph = sphereGeom( 0.1 );
 	cnManifold m;
-	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &sph, cnXf( 0.05, 0.0, 0.59 ), 0.02, &m );
+	cnCollideConvex( &cyl, at( 0, 0, 0 ), &sph, at( 0.05, 0.0, 0.59 ), 0.02, &m );
 	CHECK( m.pointCount == 1 );
 	CHECK_VEC( m.normal, 0.0, 0.0, 1.0, 1e-9 );
 	CHECK_NEAR( m.points[0].separation, -0.01, 1e-9 );
@@ -505,7 +472,7 @@ static void test_sphere_on_cylinder_cap( void )
 	CHECK_VEC( m.points[0].point, 0.05, 0.0, 0.495, 1e-9 );
 
 	// swapped: normal flips, the point stays
-	cnCollideConvex( &sph, cnXf( 0.05, 0.0, 0.59 ), &cyl, cnXf( 0, 0, 0 ), 0.02, &m );
+	cnCollideConvex( &sph, at( 0.05, 0.0, 0.59 ), &cyl, at( 0, 0, 0 ), 0.02, &m );
 	CHECK( m.pointCount == 1 );
 	CHECK_VEC( m.normal, 0.0, 0.0, -1.0, 1e-9 );
 	CHECK_VEC( m.points[0].point, 0.05, 0.0, 0.495, 1e-9 );
@@ -515,9 +482,9 @@ static void test_capsule_and_cylinders_lines( void )
 {
 	// capsule (half length 0.1, radius 0.05) lying along x on a cylinder cap of radius 0.3:
 	// the segment gives its two ends
-	cnGeometry cyl = cnMakeCylinder( 0.5, 0.3 ), cap = cnMakeCapsule( 0.1, 0.05 );
+	cnGeometry cyl = cylinderGeom( 0.3, 0.5 ), cap = capsuleGeom( 0.05, 0.1 );
 	cnManifold m;
-	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &cap, cnXfRot( 0.0, 0.05, 0.5 + 0.05 - 0.002, cnV3( 0, 1, 0 ), 0.5 * CN_PI ),
+	cnCollideConvex( &cyl, at( 0, 0, 0 ), &cap, cnXfRot( 0.0, 0.05, 0.5 + 0.05 - 0.002, cnV3( 0, 1, 0 ), 0.5 * CN_PI ),
 					 0.02, &m );
 	CHECK( m.pointCount == 2 );
 	for ( int i = 0; i < m.pointCount; ++i )
@@ -532,7 +499,7 @@ static void test_capsule_and_cylinders_lines( void )
 	// pair size (0.86): on the difference's side of radius 0.3 the normal is then good to
 	// sqrt(2e-12 * 0.86 / 0.3) = 2.4e-6 and lateral positions to 0.3 times that. Separations
 	// along a slightly turned normal change only to second order.
-	cnGeometry lower = cnMakeCylinder( 0.5, 0.2 ), upper = cnMakeCylinder( 0.3, 0.1 );
+	cnGeometry lower = cylinderGeom( 0.2, 0.5 ), upper = cylinderGeom( 0.1, 0.3 );
 	cnVec3 yAxis = cnV3( 0, 1, 0 );
 	cnCollideConvex( &lower, cnXfRot( 0, 0, 0, yAxis, 0.5 * CN_PI ), &upper,
 					 cnXfRot( 0.1, 0.0, 0.3 - 0.004, yAxis, 0.5 * CN_PI ), 0.02, &m );
@@ -555,7 +522,7 @@ static void test_capsule_and_cylinders_lines( void )
 
 static void test_tilted_cylinder_on_box( void )
 {
-	cnGeometry box = cnMakeBox( 2.0, 2.0, 0.5 ), cyl = cnMakeCylinder( 0.3, 0.2 );
+	cnGeometry box = boxGeom( 2.0, 2.0, 0.5 ), cyl = cylinderGeom( 0.2, 0.3 );
 	double h = 0.3, r = 0.2;
 
 	// tilted 30 degrees about y, resting on its rim: the lowest point is h cos + r sin below the
@@ -563,7 +530,7 @@ static void test_tilted_cylinder_on_box( void )
 	double t = CN_PI / 6.0;
 	double z = 0.5 - 0.01 + h * cos( t ) + r * sin( t );
 	cnManifold m;
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXfRot( 0.0, 0.0, z, cnV3( 0, 1, 0 ), t ), 0.02, &m );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, cnXfRot( 0.0, 0.0, z, cnV3( 0, 1, 0 ), t ), 0.02, &m );
 	CHECK( m.pointCount == 1 );
 	CHECK_NEAR( m.points[0].separation, -0.01, 1e-9 );
 	CHECK_VEC( m.normal, 0.0, 0.0, 1.0, 1e-9 );
@@ -576,7 +543,7 @@ static void test_tilted_cylinder_on_box( void )
 	t = 5.0 * CN_PI / 180.0;
 	z = 0.5 - 0.01 + h * cos( t ) + r * sin( t );
 	double maxDistance = 0.02;
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXfRot( 0.0, 0.0, z, cnV3( 0, 1, 0 ), t ), maxDistance, &m );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, cnXfRot( 0.0, 0.0, z, cnV3( 0, 1, 0 ), t ), maxDistance, &m );
 	CHECK( m.pointCount >= 2 );
 	double minSep = INFINITY;
 	for ( int i = 0; i < m.pointCount; ++i )
@@ -594,34 +561,12 @@ static void test_tilted_cylinder_on_box( void )
 	CHECK_NEAR( minSep, -0.01, 1e-9 );
 }
 
-// True when both manifolds hold the same set of feature ids (the order of points is free).
-static bool cnSameIds( const cnManifold* m1, const cnManifold* m2 )
-{
-	if ( m1->pointCount != m2->pointCount )
-	{
-		return false;
-	}
-	for ( int i = 0; i < m1->pointCount; ++i )
-	{
-		bool found = false;
-		for ( int j = 0; j < m2->pointCount; ++j )
-		{
-			found = found || m1->points[i].id == m2->points[j].id;
-		}
-		if ( found == false )
-		{
-			return false;
-		}
-	}
-	return true;
-}
-
 static void test_speculative_and_ids( void )
 {
-	cnGeometry box = cnMakeBox( 2.0, 2.0, 0.5 ), cyl = cnMakeCylinder( 0.3, 0.2 );
+	cnGeometry box = boxGeom( 2.0, 2.0, 0.5 ), cyl = cylinderGeom( 0.2, 0.3 );
 	// 0.01 above the box: within maxDistance 0.02 every point is speculative at +0.01
 	cnManifold m;
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.1, 0.0, 0.81 ), 0.02, &m );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, at( 0.1, 0.0, 0.81 ), 0.02, &m );
 	CHECK( m.pointCount >= 3 );
 	for ( int i = 0; i < m.pointCount; ++i )
 	{
@@ -629,15 +574,15 @@ static void test_speculative_and_ids( void )
 		CHECK_NEAR( m.points[i].point.z, 0.505, 1e-9 );
 	}
 	// beyond maxDistance: nothing
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.1, 0.0, 0.81 ), 0.005, &m );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, at( 0.1, 0.0, 0.81 ), 0.005, &m );
 	CHECK( m.pointCount == 0 );
 
 	// ids stay the same under a tiny motion, and all differ within a manifold
 	cnManifold m1, m2;
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.1, -0.2, 0.79 ), 0.02, &m1 );
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXf( 0.1 + 1e-6, -0.2 - 2e-6, 0.79 + 1e-7 ), 0.02, &m2 );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, at( 0.1, -0.2, 0.79 ), 0.02, &m1 );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, at( 0.1 + 1e-6, -0.2 - 2e-6, 0.79 + 1e-7 ), 0.02, &m2 );
 	CHECK( m1.pointCount >= 3 );
-	CHECK( cnSameIds( &m1, &m2 ) );
+	CHECK( sameIds( &m1, &m2 ) );
 	for ( int i = 0; i < m1.pointCount; ++i )
 	{
 		for ( int j = i + 1; j < m1.pointCount; ++j )
@@ -647,18 +592,18 @@ static void test_speculative_and_ids( void )
 	}
 	// and under a tiny tilt: the rim points' separations then differ by 2 r 1e-6, far below the
 	// tolerance within which the reduction treats depths as equal, so the same four are kept
-	cnCollideConvex( &box, cnXf( 0, 0, 0 ), &cyl, cnXfRot( 0.1, -0.2, 0.79, cnV3( 1, 0.3, 0 ), 1e-6 ), 0.02, &m2 );
-	CHECK( cnSameIds( &m1, &m2 ) );
+	cnCollideConvex( &box, at( 0, 0, 0 ), &cyl, cnXfRot( 0.1, -0.2, 0.79, cnV3( 1, 0.3, 0 ), 1e-6 ), 0.02, &m2 );
+	CHECK( sameIds( &m1, &m2 ) );
 	// same for the cap-on-cap pair
-	cnGeometry c2 = cnMakeCylinder( 0.3, 0.2 );
-	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &c2, cnXf( 0.05, 0.0, 0.59 ), 0.02, &m1 );
-	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &c2, cnXf( 0.05 + 1e-6, 1e-6, 0.59 ), 0.02, &m2 );
+	cnGeometry c2 = cylinderGeom( 0.2, 0.3 );
+	cnCollideConvex( &cyl, at( 0, 0, 0 ), &c2, at( 0.05, 0.0, 0.59 ), 0.02, &m1 );
+	cnCollideConvex( &cyl, at( 0, 0, 0 ), &c2, at( 0.05 + 1e-6, 1e-6, 0.59 ), 0.02, &m2 );
 	CHECK( m1.pointCount >= 3 );
-	CHECK( cnSameIds( &m1, &m2 ) );
+	CHECK( sameIds( &m1, &m2 ) );
 
 	// bit-identical when repeated
-	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &c2, cnXfRot( 0.05, 0.01, 0.59, cnV3( 1, 2, 3 ), 0.05 ), 0.02, &m1 );
-	cnCollideConvex( &cyl, cnXf( 0, 0, 0 ), &c2, cnXfRot( 0.05, 0.01, 0.59, cnV3( 1, 2, 3 ), 0.05 ), 0.02, &m2 );
+	cnCollideConvex( &cyl, at( 0, 0, 0 ), &c2, cnXfRot( 0.05, 0.01, 0.59, cnV3( 1, 2, 3 ), 0.05 ), 0.02, &m1 );
+	cnCollideConvex( &cyl, at( 0, 0, 0 ), &c2, cnXfRot( 0.05, 0.01, 0.59, cnV3( 1, 2, 3 ), 0.05 ), 0.02, &m2 );
 	CHECK( m1.pointCount == m2.pointCount );
 	for ( int i = 0; i < m1.pointCount; ++i )
 	{

@@ -15,47 +15,32 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct Config
-{
-	cnMethod method;
-	cnLcpSolver solver;
-	const char* label;
-} Config;
+#define CONFIG_COUNT 3
 
-static const Config grConfigs[] = {
+// The generalized reflection configurations (grConfigs), then as many single elastic solves
+// (singleConfigs).
+static const tbConfig allConfigs[2 * CONFIG_COUNT] = {
 	{ cnMethod_grLcp, cnLcp_lemke, "gr-lcp/lemke" },
 	{ cnMethod_grLcp, cnLcp_dantzig, "gr-lcp/boxed" },
 	{ cnMethod_grVelocityProjection, cnLcp_lemke, "gr-velocity-projection" },
-};
-
-static const Config singleConfigs[] = {
 	{ cnMethod_lcp, cnLcp_lemke, "lcp/lemke" },
 	{ cnMethod_lcp, cnLcp_dantzig, "lcp/boxed" },
 	{ cnMethod_velocityProjection, cnLcp_lemke, "velocity-projection" },
 };
-
-#define CONFIG_COUNT 3
+static const tbConfig* const grConfigs = allConfigs;
+static const tbConfig* const singleConfigs = allConfigs + CONFIG_COUNT;
 
 // Velocities are O(v) = O(1) and the solves are a few pivots or projections on O(1) data, so
 // 1e-9 leaves many orders of magnitude above round-off and still catches any wrong law.
 #define VEL_TOL 1e-9
 
-static cnWorld* makeWorld( const Config* config )
+// The world of every scene: gravity off, restitution threshold 0, sleeping off.
+static cnWorld* makeWorld( const tbConfig* config )
 {
-	cnWorldDef def = cnDefaultWorldDef();
-	def.gravity = cnV3( 0, 0, 0 );
-	def.method = config->method;
+	cnWorldDef def = tbWorldDef( config->method, cnV3( 0, 0, 0 ) );
 	def.settings.velocity.lcpSolver = config->solver;
 	def.restitutionThreshold = 0.0;
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	return world;
-}
-
-static cnMaterialId elasticMaterial( cnWorld* world )
-{
-	return tbMaterial( world, 0.0, 1.0 );
+	return tbCreateWorld( &def );
 }
 
 // a unit sphere of unit mass
@@ -77,10 +62,10 @@ static void checkConserved( cnWorld* world, cnVec3 p0, double e0 )
 }
 
 // A line of touching balls along x with initial x velocities u.
-static void runLine( const Config* config, int count, const double* u, double* out )
+static void runLine( const tbConfig* config, int count, const double* u, double* out )
 {
 	cnWorld* world = makeWorld( config );
-	cnMaterialId m = elasticMaterial( world );
+	cnMaterialId m = tbMaterial( world, 0.0, 1.0 );
 	cnBodyId ids[8];
 	for ( int i = 0; i < count; ++i )
 	{
@@ -168,34 +153,29 @@ static void bernoulli( void )
 	const double v = 2.0;
 	const double c = cos( CN_PI / 6.0 ), s = sin( CN_PI / 6.0 );
 	const double lambda = 2.0 * sqrt( 3.0 ) / 5.0 * v;
-	const Config* all[2] = { grConfigs, singleConfigs };
-	for ( int set = 0; set < 2; ++set )
+	for ( int k = 0; k < 2 * CONFIG_COUNT; ++k )
 	{
-		for ( int k = 0; k < CONFIG_COUNT; ++k )
-		{
-			const Config* config = all[set] + k;
-			cnWorld* world = makeWorld( config );
-			cnMaterialId m = elasticMaterial( world );
-			cnBodyId striker = addBall( world, cnV3( 0, 0, 0 ), cnV3( v, 0, 0 ), m );
-			cnBodyId up = addBall( world, cnV3( 2.0 * c, 2.0 * s, 0 ), cnVec3_zero, m );
-			cnBodyId down = addBall( world, cnV3( 2.0 * c, -2.0 * s, 0 ), cnVec3_zero, m );
-			cnVec3 p0 = cnWorld_GetLinearMomentum( world );
-			double e0 = cnWorld_GetKineticEnergy( world );
-			CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );
-			cnVec3 vs = cnBody_GetLinearVelocity( world, striker );
-			cnVec3 vu = cnBody_GetLinearVelocity( world, up );
-			cnVec3 vd = cnBody_GetLinearVelocity( world, down );
-			CHECK_NEAR( vs.x, -v / 5.0, VEL_TOL );
-			CHECK_NEAR( vs.y, 0.0, VEL_TOL );
-			// along the line of centres, speed 0.6928 v
-			CHECK_NEAR( vu.x, lambda * c, VEL_TOL );
-			CHECK_NEAR( vu.y, lambda * s, VEL_TOL );
-			CHECK_NEAR( vd.x, lambda * c, VEL_TOL );
-			CHECK_NEAR( vd.y, -lambda * s, VEL_TOL );
-			CHECK_NEAR( cnLength( vu ), 0.69282032 * v, 1e-8 * v );
-			checkConserved( world, p0, e0 );
-			cnDestroyWorld( world );
-		}
+		cnWorld* world = makeWorld( allConfigs + k );
+		cnMaterialId m = tbMaterial( world, 0.0, 1.0 );
+		cnBodyId striker = addBall( world, cnV3( 0, 0, 0 ), cnV3( v, 0, 0 ), m );
+		cnBodyId up = addBall( world, cnV3( 2.0 * c, 2.0 * s, 0 ), cnVec3_zero, m );
+		cnBodyId down = addBall( world, cnV3( 2.0 * c, -2.0 * s, 0 ), cnVec3_zero, m );
+		cnVec3 p0 = cnWorld_GetLinearMomentum( world );
+		double e0 = cnWorld_GetKineticEnergy( world );
+		CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );
+		cnVec3 vs = cnBody_GetLinearVelocity( world, striker );
+		cnVec3 vu = cnBody_GetLinearVelocity( world, up );
+		cnVec3 vd = cnBody_GetLinearVelocity( world, down );
+		CHECK_NEAR( vs.x, -v / 5.0, VEL_TOL );
+		CHECK_NEAR( vs.y, 0.0, VEL_TOL );
+		// along the line of centres, speed 0.6928 v
+		CHECK_NEAR( vu.x, lambda * c, VEL_TOL );
+		CHECK_NEAR( vu.y, lambda * s, VEL_TOL );
+		CHECK_NEAR( vd.x, lambda * c, VEL_TOL );
+		CHECK_NEAR( vd.y, -lambda * s, VEL_TOL );
+		CHECK_NEAR( cnLength( vu ), 0.69282032 * v, 1e-8 * v );
+		checkConserved( world, p0, e0 );
+		cnDestroyWorld( world );
 	}
 }
 
@@ -208,48 +188,43 @@ static void symmetricRack( void )
 {
 	const double v = 3.0;
 	const double c = cos( CN_PI / 6.0 ), s = sin( CN_PI / 6.0 );
-	const Config* all[2] = { grConfigs, singleConfigs };
-	for ( int set = 0; set < 2; ++set )
+	for ( int k = 0; k < 2 * CONFIG_COUNT; ++k )
 	{
-		for ( int k = 0; k < CONFIG_COUNT; ++k )
+		cnWorld* world = makeWorld( allConfigs + k );
+		cnMaterialId m = tbMaterial( world, 0.0, 1.0 );
+		cnBodyId ids[6];
+		ids[0] = addBall( world, cnV3( -2.0, 0, 0 ), cnV3( v, 0, 0 ), m );
+		ids[1] = addBall( world, cnV3( 0, 0, 0 ), cnVec3_zero, m );
+		ids[2] = addBall( world, cnV3( 2.0 * c, 2.0 * s, 0 ), cnVec3_zero, m );
+		ids[3] = addBall( world, cnV3( 2.0 * c, -2.0 * s, 0 ), cnVec3_zero, m );
+		ids[4] = addBall( world, cnV3( 4.0 * c, 4.0 * s, 0 ), cnVec3_zero, m );
+		ids[5] = addBall( world, cnV3( 4.0 * c, -4.0 * s, 0 ), cnVec3_zero, m );
+		cnVec3 p0 = cnWorld_GetLinearMomentum( world );
+		double e0 = cnWorld_GetKineticEnergy( world );
+		bool ok = true;
+		for ( int i = 0; i < 60 && ok; ++i )
 		{
-			const Config* config = all[set] + k;
-			cnWorld* world = makeWorld( config );
-			cnMaterialId m = elasticMaterial( world );
-			cnBodyId ids[6];
-			ids[0] = addBall( world, cnV3( -2.0, 0, 0 ), cnV3( v, 0, 0 ), m );
-			ids[1] = addBall( world, cnV3( 0, 0, 0 ), cnVec3_zero, m );
-			ids[2] = addBall( world, cnV3( 2.0 * c, 2.0 * s, 0 ), cnVec3_zero, m );
-			ids[3] = addBall( world, cnV3( 2.0 * c, -2.0 * s, 0 ), cnVec3_zero, m );
-			ids[4] = addBall( world, cnV3( 4.0 * c, 4.0 * s, 0 ), cnVec3_zero, m );
-			ids[5] = addBall( world, cnV3( 4.0 * c, -4.0 * s, 0 ), cnVec3_zero, m );
-			cnVec3 p0 = cnWorld_GetLinearMomentum( world );
-			double e0 = cnWorld_GetKineticEnergy( world );
-			bool ok = true;
-			for ( int i = 0; i < 60 && ok; ++i )
-			{
-				ok = cnWorld_Step( world, 1.0 / 120.0 );
-			}
-			CHECK( ok );
-			const int pairs[2][2] = { { 2, 3 }, { 4, 5 } };
-			for ( int p = 0; p < 2; ++p )
-			{
-				cnVec3 a = cnBody_GetPosition( world, ids[pairs[p][0]] );
-				cnVec3 b = cnBody_GetPosition( world, ids[pairs[p][1]] );
-				CHECK_NEAR( a.x, b.x, 1e-9 );
-				CHECK_NEAR( a.y, -b.y, 1e-9 );
-				cnVec3 va = cnBody_GetLinearVelocity( world, ids[pairs[p][0]] );
-				cnVec3 vb = cnBody_GetLinearVelocity( world, ids[pairs[p][1]] );
-				CHECK_NEAR( va.x, vb.x, 1e-9 );
-				CHECK_NEAR( va.y, -vb.y, 1e-9 );
-			}
-			for ( int i = 0; i < 2; ++i )
-			{
-				CHECK_NEAR( cnBody_GetPosition( world, ids[i] ).y, 0.0, 1e-9 );
-			}
-			checkConserved( world, p0, e0 );
-			cnDestroyWorld( world );
+			ok = cnWorld_Step( world, 1.0 / 120.0 );
 		}
+		CHECK( ok );
+		const int pairs[2][2] = { { 2, 3 }, { 4, 5 } };
+		for ( int p = 0; p < 2; ++p )
+		{
+			cnVec3 a = cnBody_GetPosition( world, ids[pairs[p][0]] );
+			cnVec3 b = cnBody_GetPosition( world, ids[pairs[p][1]] );
+			CHECK_NEAR( a.x, b.x, 1e-9 );
+			CHECK_NEAR( a.y, -b.y, 1e-9 );
+			cnVec3 va = cnBody_GetLinearVelocity( world, ids[pairs[p][0]] );
+			cnVec3 vb = cnBody_GetLinearVelocity( world, ids[pairs[p][1]] );
+			CHECK_NEAR( va.x, vb.x, 1e-9 );
+			CHECK_NEAR( va.y, -vb.y, 1e-9 );
+		}
+		for ( int i = 0; i < 2; ++i )
+		{
+			CHECK_NEAR( cnBody_GetPosition( world, ids[i] ).y, 0.0, 1e-9 );
+		}
+		checkConserved( world, p0, e0 );
+		cnDestroyWorld( world );
 	}
 }
 
@@ -267,7 +242,7 @@ static void reflectionCap( void )
 			continue;
 		}
 		cnWorld* world = makeWorld( grConfigs + k );
-		cnMaterialId m = elasticMaterial( world );
+		cnMaterialId m = tbMaterial( world, 0.0, 1.0 );
 		cnBodyId ball = addBall( world, cnVec3_zero, cnV3( 1.0, 0, 0 ), m );
 		for ( int side = -1; side <= 1; side += 2 )
 		{

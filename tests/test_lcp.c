@@ -7,6 +7,7 @@
 // the share of problems left to the fallback), and a speed report against the Lemke reduction.
 #include "solvers/lcp.h"
 #include "test.h"
+#include "test_random.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,20 +15,6 @@
 #include <time.h>
 
 #define MAX_N 64
-
-// A deterministic generator (64-bit LCG, Knuth's MMIX constants), so the random cases are the same
-// on every machine.
-typedef struct Lcg
-{
-	uint64_t state;
-} Lcg;
-
-static double lcgUniform( Lcg* g, double lo, double hi )
-{
-	g->state = g->state * 6364136223846793005ull + 1442695040888963407ull;
-	double u = (double)( g->state >> 11 ) * ( 1.0 / 9007199254740992.0 );
-	return lo + ( hi - lo ) * u;
-}
 
 // w = A z + b
 static void computeW( int n, const double* A, const double* b, const double* z, double* w )

@@ -3,54 +3,7 @@
 // forms (and, for the capsule, an independent slice-by-slice integration).
 #include "collision/collision.h"
 #include "test.h"
-
-static cnGeometry makeGeom( cnShapeType type )
-{
-	cnGeometry g;
-	g.type = type;
-	g.radius = 0.0;
-	g.halfHeight = 0.0;
-	g.halfExtents = cnVec3_zero;
-	g.normal = cnV3( 0.0, 0.0, 1.0 );
-	g.offset = 0.0;
-	return g;
-}
-
-static cnGeometry sphereGeom( double r )
-{
-	cnGeometry g = makeGeom( cnShape_sphere );
-	g.radius = r;
-	return g;
-}
-
-static cnGeometry boxGeom( double x, double y, double z )
-{
-	cnGeometry g = makeGeom( cnShape_box );
-	g.halfExtents = cnV3( x, y, z );
-	return g;
-}
-
-static cnGeometry capsuleGeom( double r, double h )
-{
-	cnGeometry g = makeGeom( cnShape_capsule );
-	g.radius = r;
-	g.halfHeight = h;
-	return g;
-}
-
-static cnGeometry cylinderGeom( double r, double h )
-{
-	cnGeometry g = makeGeom( cnShape_cylinder );
-	g.radius = r;
-	g.halfHeight = h;
-	return g;
-}
-
-static cnTransform makeXf( cnVec3 p, cnQuat q )
-{
-	cnTransform xf = { p, q };
-	return xf;
-}
+#include "test_geometry.h"
 
 // Every off-diagonal entry of a diagonal inertia must be exactly zero (the code builds it with
 // cnDiagonal), and the centre of mass of a centred solid is the origin.
@@ -195,7 +148,7 @@ static void testBoxAABB( void )
 {
 	cnGeometry g = boxGeom( 1.0, 2.0, 3.0 );
 	cnVec3 p = cnV3( 10.0, -5.0, 2.0 );
-	cnAABB b = cnComputeShapeAABB( &g, makeXf( p, cnQuatFromAxisAngle( cnV3( 0, 0, 1 ), 0.25 * CN_PI ) ) );
+	cnAABB b = cnComputeShapeAABB( &g, makeXf( p.x, p.y, p.z, rotZ( 0.25 * CN_PI ) ) );
 	double e = 3.0 / sqrt( 2.0 );
 	CHECK_NEAR( b.lower.x, 10.0 - e, 1e-12 );
 	CHECK_NEAR( b.upper.x, 10.0 + e, 1e-12 );
@@ -204,19 +157,19 @@ static void testBoxAABB( void )
 	CHECK_NEAR( b.lower.z, -1.0, 1e-12 );
 	CHECK_NEAR( b.upper.z, 5.0, 1e-12 );
 
-	b = cnComputeShapeAABB( &g, makeXf( cnVec3_zero, cnQuatFromAxisAngle( cnV3( 0, 0, 1 ), 0.5 * CN_PI ) ) );
+	b = cnComputeShapeAABB( &g, makeXf( 0.0, 0.0, 0.0, rotZ( 0.5 * CN_PI ) ) );
 	CHECK_NEAR( b.upper.x, 2.0, 1e-12 );
 	CHECK_NEAR( b.upper.y, 1.0, 1e-12 );
 	CHECK_NEAR( b.upper.z, 3.0, 1e-12 );
 
 	// a general rotation: the box must hold all 8 vertices and touch the extreme ones
 	cnQuat q = cnNormalizeQuat( ( cnQuat ){ 0.8, 0.3, -0.4, 0.2 } );
-	b = cnComputeShapeAABB( &g, makeXf( p, q ) );
+	b = cnComputeShapeAABB( &g, makeXf( p.x, p.y, p.z, q ) );
 	cnVec3 lo = cnV3( 1e30, 1e30, 1e30 ), hi = cnV3( -1e30, -1e30, -1e30 );
 	for ( int v = 0; v < 8; ++v )
 	{
 		cnVec3 local = cnV3( ( v & 1 ) ? 1.0 : -1.0, ( v & 2 ) ? 2.0 : -2.0, ( v & 4 ) ? 3.0 : -3.0 );
-		cnVec3 w = cnTransformPoint( makeXf( p, q ), local );
+		cnVec3 w = cnTransformPoint( makeXf( p.x, p.y, p.z, q ), local );
 		lo = cnMin( lo, w );
 		hi = cnMax( hi, w );
 	}
@@ -232,13 +185,13 @@ static void testRoundAABB( void )
 {
 	cnVec3 p = cnV3( 1.0, 2.0, 3.0 );
 	cnGeometry s = sphereGeom( 0.5 );
-	cnAABB b = cnComputeShapeAABB( &s, makeXf( p, cnQuatFromAxisAngle( cnV3( 1, 0, 0 ), 0.7 ) ) );
+	cnAABB b = cnComputeShapeAABB( &s, makeXf( p.x, p.y, p.z, rotX( 0.7 ) ) );
 	CHECK_NEAR( b.lower.x, 0.5, 1e-15 );
 	CHECK_NEAR( b.upper.z, 3.5, 1e-15 );
 
 	// capsule turned 90 degrees about x: axis along -y, extents (r, h + r, r)
 	cnGeometry c = capsuleGeom( 0.25, 1.0 );
-	b = cnComputeShapeAABB( &c, makeXf( p, cnQuatFromAxisAngle( cnV3( 1, 0, 0 ), 0.5 * CN_PI ) ) );
+	b = cnComputeShapeAABB( &c, makeXf( p.x, p.y, p.z, rotX( 0.5 * CN_PI ) ) );
 	CHECK_NEAR( b.upper.x - p.x, 0.25, 1e-12 );
 	CHECK_NEAR( b.upper.y - p.y, 1.25, 1e-12 );
 	CHECK_NEAR( b.upper.z - p.z, 0.25, 1e-12 );
@@ -248,7 +201,7 @@ static void testRoundAABB( void )
 	// e_i = |a_i| h + r sqrt(1 - a_i^2): e = (r, sin h + r cos, cos h + r sin)
 	double th = 0.3, r = 0.4, h = 1.1;
 	cnGeometry cy = cylinderGeom( r, h );
-	cnTransform xf = makeXf( p, cnQuatFromAxisAngle( cnV3( 1, 0, 0 ), th ) );
+	cnTransform xf = makeXf( p.x, p.y, p.z, rotX( th ) );
 	b = cnComputeShapeAABB( &cy, xf );
 	CHECK_NEAR( b.upper.x - p.x, r, 1e-12 );
 	CHECK_NEAR( b.upper.y - p.y, sin( th ) * h + r * cos( th ), 1e-12 );
@@ -258,7 +211,7 @@ static void testRoundAABB( void )
 	// tightness for a general orientation: sampled rim points stay inside and come within the
 	// chord error r (1 - cos(pi / 720)) < 1e-5 r of every face of the box
 	cnQuat q = cnNormalizeQuat( ( cnQuat ){ 0.6, -0.5, 0.4, 0.3 } );
-	xf = makeXf( p, q );
+	xf = makeXf( p.x, p.y, p.z, q );
 	b = cnComputeShapeAABB( &cy, xf );
 	cnVec3 lo = cnV3( 1e30, 1e30, 1e30 ), hi = cnV3( -1e30, -1e30, -1e30 );
 	for ( int k = 0; k < 1440; ++k )
@@ -278,7 +231,7 @@ static void testRoundAABB( void )
 	CHECK_NEAR( hi.y, b.upper.y, 1e-5 * r );
 
 	cnGeometry pl = makeGeom( cnShape_plane );
-	b = cnComputeShapeAABB( &pl, makeXf( p, cnQuat_identity ) );
+	b = cnComputeShapeAABB( &pl, at( p.x, p.y, p.z ) );
 	CHECK( isfinite( b.lower.x ) && isfinite( b.upper.z ) );
 	CHECK( b.lower.x <= -1e15 && b.upper.x >= 1e15 && b.lower.z <= -1e15 && b.upper.z >= 1e15 );
 }

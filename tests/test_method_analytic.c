@@ -12,27 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cnWorld* makeWorld( cnVec3 gravity )
-{
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = cnMethod_analyticImpulse;
-	def.gravity = gravity;
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	return world;
-}
-
-static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
-{
-	return tbMaterial( world, friction, restitution );
-}
-
-static void addGroundPlane( cnWorld* world, cnMaterialId material )
-{
-	tbPlane( world, cnV3( 0, 0, 1 ), material );
-}
-
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, cnVec3 velocity, double radius, cnMaterialId material )
 {
 	return tbSphere( world, cnBody_dynamic, position, velocity, radius, material );
@@ -132,9 +111,9 @@ static void sphereImpulseCoulomb( void )
 // positions show the impact happened when the gap closed: x1 = x1(0) + v1 tc + v1' (T - tc).
 static void twoSpheres1D( void )
 {
-	cnWorld* world = makeWorld( cnVec3_zero );
+	cnWorld* world = tbWorld( cnMethod_analyticImpulse, cnVec3_zero );
 	const double e = 0.6, r1 = 0.1, r2 = 0.15;
-	cnMaterialId m = addMaterial( world, 0.5, e );
+	cnMaterialId m = tbMaterial( world, 0.5, e );
 	const double x1 = -0.5, x2 = 0.52, v1 = 2.0, v2 = -1.0;
 	cnBodyId a = addSphere( world, cnV3( x1, 0, 0 ), cnV3( v1, 0, 0 ), r1, m );
 	cnBodyId b = addSphere( world, cnV3( x2, 0, 0 ), cnV3( v2, 0, 0 ), r2, m );
@@ -165,10 +144,9 @@ static void twoSpheres1D( void )
 // 1e-9 (round-off over a few hundred steps).
 static void ballBounce( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ) );
+	cnWorld* world = tbWorld( cnMethod_analyticImpulse, cnV3( 0, 0, -9.81 ) );
 	const double e = 0.7, r = 0.1, h0 = 1.0, g = 9.81;
-	cnMaterialId rubber = addMaterial( world, 0.5, e );
-	addGroundPlane( world, rubber );
+	cnMaterialId rubber = tbGround( world, 0.5, e );
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r + h0 ), cnVec3_zero, r, rubber );
 	const double dt = 1.0 / 120.0;
 	double apex[4];
@@ -209,9 +187,8 @@ static void boxFallingFlatSpins( void )
 	for ( int elastic = 0; elastic < 2; ++elastic )
 	{
 		double e = elastic ? 1.0 : 0.5;
-		cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ) );
-		cnMaterialId m = addMaterial( world, 0.0, e );
-		addGroundPlane( world, m );
+		cnWorld* world = tbWorld( cnMethod_analyticImpulse, cnV3( 0, 0, -9.81 ) );
+		cnMaterialId m = tbGround( world, 0.0, e );
 		const double a = 0.2, drop = 0.3;
 		cnBodyId box = addBox( world, cnV3( 0, 0, a + drop ), cnV3( a, a, a ), m );
 		const double dt = 1.0 / 120.0;
@@ -266,9 +243,8 @@ static void boxFallingFlatSpins( void )
 // (1 %: the settling oscillation has decayed after 1 s) and stays level.
 static void restingCubeDepth( void )
 {
-	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ) );
-	cnMaterialId m = addMaterial( world, 0.6, 0.0 );
-	addGroundPlane( world, m );
+	cnWorld* world = tbWorld( cnMethod_analyticImpulse, cnV3( 0, 0, -9.81 ) );
+	cnMaterialId m = tbGround( world, 0.6, 0.0 );
 	const double a = 0.25;
 	cnBodyId box = addBox( world, cnV3( 0, 0, a ), cnV3( a, a, a ), m );
 	int steps = testFast() ? 30 : 60;

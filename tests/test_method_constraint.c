@@ -12,27 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A constraint-method world with the given gravity, planar or not, sleeping off.
 static cnWorld* makeWorld( cnVec3 gravity, bool planar )
 {
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = cnMethod_constraint;
-	def.gravity = gravity;
+	cnWorldDef def = tbWorldDef( cnMethod_constraint, gravity );
 	def.planar = planar;
-	// sleeping would hide drift: every test watches the method itself
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	return world;
-}
-
-static cnMaterialId addMaterial( cnWorld* world, double restitution )
-{
-	return tbMaterial( world, 0.0, restitution );
-}
-
-static cnBodyId addPlane( cnWorld* world, cnVec3 normal, cnMaterialId material )
-{
-	return tbPlane( world, normal, material );
+	return tbCreateWorld( &def );
 }
 
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnMaterialId material )
@@ -65,8 +50,7 @@ static bool stepAll( cnWorld* world, double dt, int steps )
 static void restingBall( void )
 {
 	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	cnMaterialId m = addMaterial( world, 0.5 );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, 0.5 );
 	cnBodyId ball = addSphere( world, cnV3( 0.3, -0.2, 0.5 ), 0.5, m );
 	CHECK( stepAll( world, 1.0 / 60.0, 300 ) );
 	cnVec3 p = cnBody_GetPosition( world, ball );
@@ -83,8 +67,7 @@ static void restingBall( void )
 static void spinningBall( void )
 {
 	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	cnMaterialId m = addMaterial( world, 0.0 );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, 0.0 );
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, 0.5 ), 0.5, m );
 	CHECK( cnBody_SetAngularVelocity( world, ball, cnV3( 10.0, 5.0, 30.0 ) ) );
 	CHECK( stepAll( world, 1.0 / 60.0, 300 ) );
@@ -103,8 +86,7 @@ static void spinningBall( void )
 static void restingBox( void )
 {
 	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	cnMaterialId m = addMaterial( world, 0.0 );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, 0.0 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 0.25 ), cnQuat_identity, cnV3( 0.5, 0.4, 0.25 ), m );
 	CHECK( stepAll( world, 1.0 / 60.0, 300 ) );
 	cnVec3 p = cnBody_GetPosition( world, box );
@@ -129,8 +111,7 @@ static void bounceHeights( void )
 {
 	const double g = 9.81, r = 0.1, h0 = 1.0, e = 0.7;
 	cnWorld* world = makeWorld( cnV3( 0, 0, -g ), false );
-	cnMaterialId m = addMaterial( world, e );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, e );
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r + h0 ), r, m );
 	const double dt = 1.0 / 60.0;
 	double apex[3];
@@ -166,7 +147,7 @@ static void twoSpheres( void )
 {
 	cnWorld* world = makeWorld( cnV3( 0, 0, 0 ), false );
 	const double e = 0.5, m1 = 1.0, m2 = 3.0, v1 = 2.0, v2 = -1.0;
-	cnMaterialId m = addMaterial( world, e );
+	cnMaterialId m = tbMaterial( world, 0.0, e );
 	cnBodyId a = addSphere( world, cnV3( 0, 0, 0 ), 0.5, m );
 	cnBodyId b = addSphere( world, cnV3( 1.03, 0, 0 ), 0.5, m );
 	CHECK( cnBody_SetMass( world, a, m1 ) );
@@ -195,7 +176,7 @@ static void twoSpheres( void )
 static void cradle( void )
 {
 	cnWorld* world = makeWorld( cnV3( 0, 0, 0 ), false );
-	cnMaterialId m = addMaterial( world, 1.0 );
+	cnMaterialId m = tbMaterial( world, 0.0, 1.0 );
 	const double v = 2.0;
 	cnBodyId balls[3];
 	balls[0] = addSphere( world, cnV3( -0.05, 0, 0 ), 0.5, m );
@@ -220,8 +201,7 @@ static void frictionlessSlide( void )
 {
 	const double g = 10.0, theta = 30.0 * CN_PI / 180.0;
 	cnWorld* world = makeWorld( cnV3( g * sin( theta ), 0, -g * cos( theta ) ), false );
-	cnMaterialId m = addMaterial( world, 0.0 );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, 0.0 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 0.25 ), cnQuat_identity, cnV3( 0.5, 0.5, 0.25 ), m );
 	const double dt = 1.0 / 60.0, T = 2.0;
 	CHECK( stepAll( world, dt, 120 ) );
@@ -246,8 +226,8 @@ static double tipBox( bool planar )
 {
 	const double g = 9.81, tilt = 0.3;
 	cnWorld* world = makeWorld( planar ? cnV3( 0, -g, 0 ) : cnV3( 0, 0, -g ), planar );
-	cnMaterialId m = addMaterial( world, 0.0 );
-	addPlane( world, planar ? cnV3( 0, 1, 0 ) : cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbMaterial( world, 0.0, 0.0 );
+	tbPlane( world, planar ? cnV3( 0, 1, 0 ) : cnV3( 0, 0, 1 ), m );
 	// 3D: tall along z, tilted about y; planar: tall along y, tilted about z (the same motion with
 	// the world's z axis renamed y)
 	cnVec3 he = planar ? cnV3( 0.1, 0.5, 0.1 ) : cnV3( 0.1, 0.1, 0.5 );
@@ -293,8 +273,7 @@ static void timeOfImpact( void )
 {
 	const double g = 9.81, r = 0.1, h0 = 1.0;
 	cnWorld* world = makeWorld( cnV3( 0, 0, -g ), false );
-	cnMaterialId m = addMaterial( world, 1.0 );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, 1.0 );
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r + h0 ), r, m );
 	const double dt = 1.0 / 60.0;
 	double impact = -1.0;
@@ -323,8 +302,7 @@ static void painleveRod( void )
 {
 	const double g = 9.81;
 	cnWorld* world = makeWorld( cnV3( 0, 0, -g ), false );
-	cnMaterialId m = addMaterial( world, 0.0 );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, 0.0 );
 	// a rod of length 1 (axis along local z), tilted so tan(angle to the floor) = 2
 	double tilt = CN_PI / 2.0 - atan( 2.0 );
 	cnQuat q = cnQuatFromAxisAngle( cnV3( 0, 1, 0 ), tilt );
@@ -371,8 +349,8 @@ static void planarSlide( void )
 {
 	const double g = 10.0, theta = 20.0 * CN_PI / 180.0;
 	cnWorld* world = makeWorld( cnV3( g * sin( theta ), -g * cos( theta ), 0 ), true );
-	cnMaterialId m = addMaterial( world, 0.0 );
-	addPlane( world, cnV3( 0, 1, 0 ), m );
+	cnMaterialId m = tbMaterial( world, 0.0, 0.0 );
+	tbPlane( world, cnV3( 0, 1, 0 ), m );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0.5, 0 ), cnQuat_identity, cnV3( 1.0, 0.5, 0.5 ), m );
 	const double T = 1.0;
 	CHECK( stepAll( world, 1.0 / 60.0, 60 ) );
@@ -390,7 +368,7 @@ static void planarSlide( void )
 static void kinematicPlatform( void )
 {
 	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	cnMaterialId m = addMaterial( world, 0.5 );
+	cnMaterialId m = tbMaterial( world, 0.0, 0.5 );
 	cnBodyId platform = addBox( world, cnBody_kinematic, cnV3( 0, 0, -0.5 ), cnQuat_identity, cnV3( 2, 2, 0.5 ), m );
 	CHECK( cnBody_SetLinearVelocity( world, platform, cnV3( 0, 0, 0.5 ) ) );
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, 0.25 ), 0.25, m );
@@ -406,8 +384,7 @@ static void kinematicPlatform( void )
 static uint64_t tumbleHash( void )
 {
 	cnWorld* world = makeWorld( cnV3( 0, 0, -9.81 ), false );
-	cnMaterialId m = addMaterial( world, 0.3 );
-	addPlane( world, cnV3( 0, 0, 1 ), m );
+	cnMaterialId m = tbGround( world, 0.0, 0.3 );
 	cnQuat q = cnQuatFromAxisAngle( cnNormalize( cnV3( 1, 2, 0.5 ) ), 0.7 );
 	cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 1.0 ), q, cnV3( 0.3, 0.2, 0.1 ), m );
 	CHECK( cnBody_SetAngularVelocity( world, box, cnV3( 1.0, -2.0, 0.5 ) ) );

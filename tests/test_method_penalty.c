@@ -52,6 +52,14 @@ static void oscillator( double t, const double* y, double* dydt, void* context )
 	dydt[1] = -omega * omega * y[0];
 }
 
+// The oscillator from x = 1, v = 0 at t = 0 in rk (memory: 30 doubles), first step 0.01.
+static void startOscillator( cnRk* rk, double* memory, double* omega, double tol )
+{
+	cnRk_Init( rk, 2, memory, oscillator, omega, tol );
+	double y0[2] = { 1.0, 0.0 };
+	cnRk_Reset( rk, 0.0, y0, 0.01 );
+}
+
 // Harmonic oscillator x'' = -w^2 x, x(0) = 1, v(0) = 0, w = 2 pi, over 10 periods: x = cos(w t).
 // Each accepted step keeps its local error below tol (the amplitude is 1), and local errors add
 // at worst, so energy (twice the amplitude error) and phase drift by at most 2 N tol after N steps.
@@ -61,9 +69,7 @@ static void rkOscillator( void )
 	double omega = 2.0 * CN_PI;
 	double memory[30];
 	cnRk rk;
-	cnRk_Init( &rk, 2, memory, oscillator, &omega, tol );
-	double y0[2] = { 1.0, 0.0 };
-	cnRk_Reset( &rk, 0.0, y0, 0.01 );
+	startOscillator( &rk, memory, &omega, tol );
 	CHECK( cnRk_Integrate( &rk, 10.0, 1.0 ) );
 	double x = rk.y[0], v = rk.y[1];
 	double bound = 2.0 * rk.acceptedCount * tol;
@@ -107,9 +113,7 @@ static void rkDenseOutput( void )
 	double omega = 2.0 * CN_PI;
 	double memory[30];
 	cnRk rk;
-	cnRk_Init( &rk, 2, memory, oscillator, &omega, tol );
-	double y0[2] = { 1.0, 0.0 };
-	cnRk_Reset( &rk, 0.0, y0, 0.01 );
+	startOscillator( &rk, memory, &omega, tol );
 	double worst = 0.0;
 	int samples = 0;
 	while ( rk.t < 3.0 )
@@ -134,8 +138,7 @@ static void rkDenseOutput( void )
 	CHECK( worst < ( rk.acceptedCount + 1 ) * tol );
 
 	// a long step (tolerance 1e-3, a handful of steps a period) still interpolates to its tolerance
-	cnRk_Init( &rk, 2, memory, oscillator, &omega, 1e-3 );
-	cnRk_Reset( &rk, 0.0, y0, 0.01 );
+	startOscillator( &rk, memory, &omega, 1e-3 );
 	worst = 0.0;
 	while ( rk.t < 1.0 )
 	{
@@ -175,27 +178,6 @@ static void rkStiffStart( void )
 // ---------------------------------------------------------------------------------------------
 // penalty method
 
-static cnWorld* makeWorld( cnMethod method, cnVec3 gravity )
-{
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = method;
-	def.gravity = gravity;
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	return world;
-}
-
-static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
-{
-	return tbMaterial( world, friction, restitution );
-}
-
-static void addGroundPlane( cnWorld* world, cnVec3 normal, cnMaterialId material )
-{
-	tbPlane( world, normal, material );
-}
-
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnMaterialId material )
 {
 	return tbSphere( world, cnBody_dynamic, position, cnVec3_zero, radius, material );
@@ -228,8 +210,8 @@ static void dampingRatioInverse( void )
 // its end and Dormand-Prince is exact for the quadratic.
 static void framesAtMultiplesOfStep( void )
 {
-	cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
-	addGroundPlane( world, cnV3( 0, 0, 1 ), 0 );
+	cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
+	tbPlane( world, cnV3( 0, 0, 1 ), 0 );
 	const double z0 = 50.0;
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, z0 ), 0.5, 0 );
 	const double h = 1.0 / 60.0;
@@ -249,9 +231,8 @@ static void framesAtMultiplesOfStep( void )
 // drop from 1 mm has decayed (e = 0.2 damps it within a few periods), so the depth matches to 1 %.
 static void restingDepth( void )
 {
-	cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
-	cnMaterialId m = addMaterial( world, 0.5, 0.2 );
-	addGroundPlane( world, cnV3( 0, 0, 1 ), m );
+	cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
+	cnMaterialId m = tbGround( world, 0.5, 0.2 );
 	const double r = 0.25;
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r + 1e-3 ), r, m );
 	for ( int i = 0; i < 60; ++i )
@@ -274,11 +255,10 @@ static void restingDepth( void )
 // in free flight, exact because RK5 integrates the parabola exactly.
 static void penaltyBounce( void )
 {
-	cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
+	cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
 	const double e = 0.7, r = 0.1, h0 = 1.0, g = 9.81;
 	const double omega = 2.0 * CN_PI * CN_PENALTY_FREQUENCY;
-	cnMaterialId rubber = addMaterial( world, 0.5, e );
-	addGroundPlane( world, cnV3( 0, 0, 1 ), rubber );
+	cnMaterialId rubber = tbGround( world, 0.5, e );
 	cnBodyId ball = addSphere( world, cnV3( 0, 0, r + h0 ), r, rubber );
 	const double dt = 1.0 / 120.0;
 	double apex[4] = { h0 };
@@ -314,9 +294,8 @@ static void penaltyBounce( void )
 static double slide( double thetaDeg, double seconds, double* velocity )
 {
 	double theta = thetaDeg * CN_PI / 180.0;
-	cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) ) );
-	cnMaterialId m = addMaterial( world, 0.5, 0.0 );
-	addGroundPlane( world, cnV3( 0, 0, 1 ), m );
+	cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 10.0 * sin( theta ), 0, -10.0 * cos( theta ) ) );
+	cnMaterialId m = tbGround( world, 0.5, 0.0 );
 	cnBodyId box = addBox( world, cnV3( 0, 0, 0.25 ), cnQuat_identity, cnV3( 0.5, 0.5, 0.25 ), m );
 	const double dt = 1.0 / 60.0;
 	int steps = (int)lround( seconds / dt );
@@ -379,12 +358,12 @@ static void stiffPileStaysFinite( void )
 {
 	for ( int variant = 0; variant < 2; ++variant )
 	{
-		cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
+		cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
 		cnMaterialDef md = cnDefaultMaterialDef();
 		md.restitution = 0.3;
 		md.stiffness = variant == 0 ? 0.0 : 1e9;
 		cnMaterialId m = cnCreateMaterial( world, &md );
-		addGroundPlane( world, cnV3( 0, 0, 1 ), m );
+		tbPlane( world, cnV3( 0, 0, 1 ), m );
 		cnQuat tilt = cnQuatFromAxisAngle( cnNormalize( cnV3( 1, 1, 0 ) ), 0.3 );
 		addBox( world, cnV3( 0, 0, 0.3 ), cnQuat_identity, cnV3( 0.3, 0.3, 0.2 ), m );
 		addBox( world, cnV3( 0.1, 0.0, 0.9 ), tilt, cnV3( 0.2, 0.25, 0.15 ), m );
@@ -430,14 +409,11 @@ static void stiffPileStaysFinite( void )
 // settled (2 %: the box first drops 1 cm and the regularised friction stops it within v_eps).
 static void planarSlide( void )
 {
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = cnMethod_penalty;
-	def.gravity = cnV3( 0, -10, 0 );
+	cnWorldDef def = tbWorldDef( cnMethod_penalty, cnV3( 0, -10, 0 ) );
 	def.planar = true;
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	cnMaterialId m = addMaterial( world, 0.4, 0.0 );
-	addGroundPlane( world, cnV3( 0, 1, 0 ), m );
+	cnWorld* world = tbCreateWorld( &def );
+	cnMaterialId m = tbMaterial( world, 0.4, 0.0 );
+	tbPlane( world, cnV3( 0, 1, 0 ), m );
 	cnBodyDef bd = cnDefaultBodyDef();
 	bd.position = cnV3( 0, 0.2, 0 );
 	bd.linearVelocity = cnV3( 2.0, 0, 0 );
@@ -461,6 +437,19 @@ static void planarSlide( void )
 	cnDestroyWorld( world );
 }
 
+// Steps for a second and checks that the body, its lowest point r below its centre, stays at the
+// resting depth (1 %).
+static void checkKeepsDepth( cnWorld* world, cnBodyId body, double r, double depth )
+{
+	double worst = 0.0;
+	for ( int i = 0; i < 60; ++i )
+	{
+		CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );
+		worst = fmax( worst, fabs( r - cnBody_GetPosition( world, body ).z - depth ) );
+	}
+	CHECK( worst < 0.01 * depth );
+}
+
 // A frictionless ball (r = 0.1) sliding at 1 m/s on the ground while it spins at 40 rad/s about a
 // horizontal axis: the contact force goes through the centre, so nothing changes. It starts at its
 // resting depth d = g / w0^2 (one point, m_eff = m) and must stay there (1 %) with its speed and
@@ -469,20 +458,13 @@ static void planarSlide( void )
 // rotation would rise by r (1 - cos 0.1) = 0.5 mm, twenty times d, and tilt the force off the centre.
 static void spinningBallKeepsDepth( void )
 {
-	cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
-	cnMaterialId m = addMaterial( world, 0.0, 0.5 );
-	addGroundPlane( world, cnV3( 0, 0, 1 ), m );
+	cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
+	cnMaterialId m = tbGround( world, 0.0, 0.5 );
 	const double r = 0.1, omega = 2.0 * CN_PI * CN_PENALTY_FREQUENCY;
 	const double depth = 9.81 / ( omega * omega );
 	cnBodyId ball = tbSphere( world, cnBody_dynamic, cnV3( 0, 0, r - depth ), cnV3( 1.0, 0, 0 ), r, m );
 	cnBody_SetAngularVelocity( world, ball, cnV3( 0, 40.0, 0 ) );
-	double worst = 0.0;
-	for ( int i = 0; i < 60; ++i )
-	{
-		CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );
-		worst = fmax( worst, fabs( r - cnBody_GetPosition( world, ball ).z - depth ) );
-	}
-	CHECK( worst < 0.01 * depth );
+	checkKeepsDepth( world, ball, r, depth );
 	CHECK_NEAR( cnBody_GetLinearVelocity( world, ball ).x, 1.0, 1e-9 );
 	CHECK_NEAR( cnBody_GetAngularVelocity( world, ball ).y, 40.0, 1e-9 );
 	cnDestroyWorld( world );
@@ -494,9 +476,8 @@ static void spinningBallKeepsDepth( void )
 // at depth d = m g / (2 m_eff w0^2), which must hold to 1 % with the spin (1e-9).
 static void spinningCanKeepsDepth( void )
 {
-	cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
-	cnMaterialId m = addMaterial( world, 0.0, 0.5 );
-	addGroundPlane( world, cnV3( 0, 0, 1 ), m );
+	cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
+	cnMaterialId m = tbGround( world, 0.0, 0.5 );
 	const double r = 0.04, hh = 0.06, omega = 2.0 * CN_PI * CN_PENALTY_FREQUENCY;
 	const double I = ( 3.0 * r * r + 4.0 * hh * hh ) / 12.0;
 	const double mEff = 1.0 / ( 1.0 + hh * hh / I );
@@ -509,13 +490,7 @@ static void spinningCanKeepsDepth( void )
 	cnQuat lying = cnQuatFromAxisAngle( cnV3( 0, 1, 0 ), 0.5 * CN_PI );
 	cnBodyId can = tbBody( world, cnBody_dynamic, cnV3( 0, 0, r - depth ), lying, cnVec3_zero, &sd );
 	cnBody_SetAngularVelocity( world, can, cnV3( 40.0, 0, 0 ) );
-	double worst = 0.0;
-	for ( int i = 0; i < 60; ++i )
-	{
-		CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );
-		worst = fmax( worst, fabs( r - cnBody_GetPosition( world, can ).z - depth ) );
-	}
-	CHECK( worst < 0.01 * depth );
+	checkKeepsDepth( world, can, r, depth );
 	CHECK_NEAR( cnBody_GetAngularVelocity( world, can ).x, 40.0, 1e-9 );
 	cnDestroyWorld( world );
 }
@@ -532,9 +507,8 @@ static void spinningCanKeepsDepth( void )
 // normal speed follows e within the gravity perturbation 2 g / (w0 v) of the bounce test.
 static void roughBallLeavesRolling( void )
 {
-	cnWorld* world = makeWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
-	cnMaterialId m = addMaterial( world, 1.0, 0.5 );
-	addGroundPlane( world, cnV3( 0, 0, 1 ), m );
+	cnWorld* world = tbWorld( cnMethod_penalty, cnV3( 0, 0, -9.81 ) );
+	cnMaterialId m = tbGround( world, 1.0, 0.5 );
 	const double r = 0.1, vx = 2.0, vz = 3.0, e = 0.5, g = 9.81;
 	const double omega = 2.0 * CN_PI * CN_PENALTY_FREQUENCY;
 	// the contact starts 1 cm below the ball: reached at vz' = sqrt(vz^2 + 2 g 0.01)

@@ -16,14 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct Config
-{
-	cnMethod method;
-	cnLcpSolver solver;
-	const char* label;
-} Config;
-
-static const Config configs[] = {
+static const tbConfig configs[] = {
 	{ cnMethod_lcp, cnLcp_lemke, "lcp/lemke" },
 	{ cnMethod_lcp, cnLcp_dantzig, "lcp/boxed" },
 	{ cnMethod_velocityProjection, cnLcp_lemke, "velocity-projection" },
@@ -32,29 +25,6 @@ static const Config configs[] = {
 	{ cnMethod_grVelocityProjection, cnLcp_lemke, "gr-velocity-projection" },
 };
 #define CONFIG_COUNT ( (int)( sizeof( configs ) / sizeof( configs[0] ) ) )
-
-static cnWorld* makeWorld( const Config* config, cnVec3 gravity )
-{
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = config->method;
-	def.settings.velocity.lcpSolver = config->solver;
-	def.gravity = gravity;
-	// sleeping would hide drift: every test watches the method itself
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	return world;
-}
-
-static cnMaterialId addMaterial( cnWorld* world, double friction, double restitution )
-{
-	return tbMaterial( world, friction, restitution );
-}
-
-static cnBodyId addPlane( cnWorld* world, cnMaterialId material )
-{
-	return tbPlane( world, cnV3( 0, 0, 1 ), material );
-}
 
 static cnBodyId addSphere( cnWorld* world, cnVec3 position, double radius, cnVec3 velocity, cnMaterialId material )
 {
@@ -88,13 +58,10 @@ static void freeFall( void )
 	{
 		for ( int integrator = 0; integrator < 2; ++integrator )
 		{
-			cnWorldDef def = cnDefaultWorldDef();
-			def.method = configs[c].method;
+			cnWorldDef def = tbWorldDef( configs[c].method, cnV3( 0, 0, a ) );
 			def.settings.velocity.lcpSolver = configs[c].solver;
-			def.gravity = cnV3( 0, 0, a );
 			def.settings.velocity.integrator = integrator == 0 ? cnIntegrator_symplecticEuler : cnIntegrator_explicitEuler;
-			def.enableSleep = false;
-			cnWorld* world = cnCreateWorld( &def );
+			cnWorld* world = tbCreateWorld( &def );
 			cnBodyId ball = addSphere( world, cnV3( 0, 0, 100 ), 0.5, cnVec3_zero, 0 );
 			for ( int i = 0; i < 60; ++i )
 			{
@@ -116,13 +83,12 @@ static void twoBodyImpact( void )
 {
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
-		cnWorldDef def = cnDefaultWorldDef();
-		def.method = configs[c].method;
+		cnWorldDef def = tbWorldDef( configs[c].method, cnVec3_zero );
 		def.settings.velocity.lcpSolver = configs[c].solver;
-		def.gravity = cnVec3_zero;
 		def.restitutionThreshold = 0.0;
-		cnWorld* world = cnCreateWorld( &def );
-		cnMaterialId m = addMaterial( world, 0.0, 0.5 );
+		def.enableSleep = true; // as in a default world
+		cnWorld* world = tbCreateWorld( &def );
+		cnMaterialId m = tbMaterial( world, 0.0, 0.5 );
 		cnBodyId b1 = addSphere( world, cnV3( 0, 0, 0 ), 0.5, cnV3( 2, 0, 0 ), m );
 		cnBodyId b2 = addSphere( world, cnV3( 1, 0, 0 ), 0.5, cnV3( -1, 0, 0 ), m );
 		CHECK( cnBody_SetMass( world, b1, 1.0 ) );
@@ -141,8 +107,8 @@ static void kinematicPusher( void )
 {
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
-		cnWorld* world = makeWorld( configs + c, cnVec3_zero );
-		cnMaterialId m = addMaterial( world, 0.0, 0.0 );
+		cnWorld* world = tbConfigWorld( configs + c, cnVec3_zero );
+		cnMaterialId m = tbMaterial( world, 0.0, 0.0 );
 		cnBodyId pusher = addBox( world, cnBody_kinematic, cnV3( -1.0, 0, 0 ), cnV3( 0.5, 0.5, 0.5 ), cnV3( 2, 0, 0 ), m );
 		cnBodyId ball = addSphere( world, cnV3( 0.0, 0, 0 ), 0.5, cnVec3_zero, m );
 		CHECK( step( world, 1.0 / 60.0, configs[c].label ) );
@@ -166,10 +132,9 @@ static void bounceHeights( void )
 {
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
-		cnWorld* world = makeWorld( configs + c, cnV3( 0, 0, -9.81 ) );
+		cnWorld* world = tbConfigWorld( configs + c, cnV3( 0, 0, -9.81 ) );
 		const double r = 0.1, h0 = 1.0, e = 0.7, dt = 1.0 / 1000.0;
-		cnMaterialId rubber = addMaterial( world, 0.5, e );
-		addPlane( world, rubber );
+		cnMaterialId rubber = tbGround( world, 0.5, e );
 		cnBodyId ball = addSphere( world, cnV3( 0, 0, r + h0 ), r, cnVec3_zero, rubber );
 		double peaks[3];
 		int peakCount = 0, bounceCount = 0;
@@ -209,7 +174,7 @@ static void restingBox( void )
 	double seconds = testFast() ? 2.0 : 10.0;
 	for ( int c = 0; c <= CONFIG_COUNT; ++c )
 	{
-		cnWorld* world = makeWorld( configs + ( c < CONFIG_COUNT ? c : 1 ), cnV3( 0, 0, -9.81 ) );
+		cnWorld* world = tbConfigWorld( configs + ( c < CONFIG_COUNT ? c : 1 ), cnV3( 0, 0, -9.81 ) );
 		if ( c == CONFIG_COUNT )
 		{
 			cnWorldDef def = cnWorld_GetDef( world );
@@ -217,8 +182,7 @@ static void restingBox( void )
 			def.settings.velocity.integrator = cnIntegrator_explicitEuler;
 			world = cnCreateWorld( &def );
 		}
-		cnMaterialId m = addMaterial( world, 0.6, 0.0 );
-		addPlane( world, m );
+		cnMaterialId m = tbGround( world, 0.6, 0.0 );
 		cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0.3, -0.2, 0.25 ), cnV3( 0.5, 0.4, 0.25 ), cnVec3_zero, m );
 		bool ok = true;
 		int steps = (int)lround( seconds * 60.0 );
@@ -244,9 +208,8 @@ static void restingTable( void )
 	double seconds = testFast() ? 1.0 : 5.0;
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
-		cnWorld* world = makeWorld( configs + c, cnV3( 0, 0, -9.81 ) );
-		cnMaterialId m = addMaterial( world, 0.6, 0.0 );
-		addPlane( world, m );
+		cnWorld* world = tbConfigWorld( configs + c, cnV3( 0, 0, -9.81 ) );
+		cnMaterialId m = tbGround( world, 0.6, 0.0 );
 		cnShapeDef sd = cnDefaultShapeDef();
 		sd.type = cnShape_box;
 		sd.material = m;
@@ -287,15 +250,12 @@ static void restingTable( void )
 static double incline( double thetaDeg, double seconds, bool planar, double* velocity, double* lateral )
 {
 	double theta = thetaDeg * CN_PI / 180.0;
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = cnMethod_lcp;
-	def.settings.velocity.lcpSolver = cnLcp_dantzig;
-	def.enableSleep = false;
-	def.planar = planar;
 	double gt = 10.0 * sin( theta ), gn = -10.0 * cos( theta );
-	def.gravity = planar ? cnV3( gt, gn, 0 ) : cnV3( gt, 0, gn );
-	cnWorld* world = cnCreateWorld( &def );
-	cnMaterialId m = addMaterial( world, 0.5, 0.0 );
+	cnWorldDef def = tbWorldDef( cnMethod_lcp, planar ? cnV3( gt, gn, 0 ) : cnV3( gt, 0, gn ) );
+	def.settings.velocity.lcpSolver = cnLcp_dantzig;
+	def.planar = planar;
+	cnWorld* world = tbCreateWorld( &def );
+	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
 	cnBodyId box;
 	if ( planar )
 	{
@@ -304,7 +264,7 @@ static double incline( double thetaDeg, double seconds, bool planar, double* vel
 	}
 	else
 	{
-		addPlane( world, m );
+		tbPlane( world, cnV3( 0, 0, 1 ), m );
 		box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 0.25 ), cnV3( 0.5, 0.5, 0.25 ), cnVec3_zero, m );
 	}
 	const double dt = 1.0 / 120.0;
@@ -355,9 +315,8 @@ static void boxDrop( void )
 	const double h = 1.0 / 60.0, g = 9.81;
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
-		cnWorld* world = makeWorld( configs + c, cnV3( 0, 0, -g ) );
-		cnMaterialId m = addMaterial( world, 0.6, 0.0 );
-		addPlane( world, m );
+		cnWorld* world = tbConfigWorld( configs + c, cnV3( 0, 0, -g ) );
+		cnMaterialId m = tbGround( world, 0.6, 0.0 );
 		cnBodyId box = addBox( world, cnBody_dynamic, cnV3( 0, 0, 0.75 ), cnV3( 0.5, 0.5, 0.25 ), cnVec3_zero, m );
 		double prevZ = 0.75, minGap = INFINITY;
 		bool rose = false, ok = true;
@@ -388,9 +347,8 @@ static void painleve( void )
 	const double theta = atan( 2.0 ), r = 0.05, l = 1.0;
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
-		cnWorld* world = makeWorld( configs + c, cnV3( 0, 0, -9.81 ) );
-		cnMaterialId m = addMaterial( world, 1.5, 0.0 );
-		addPlane( world, m );
+		cnWorld* world = tbConfigWorld( configs + c, cnV3( 0, 0, -9.81 ) );
+		cnMaterialId m = tbGround( world, 1.5, 0.0 );
 		cnVec3 axis = cnV3( cos( theta ), 0, sin( theta ) );
 		cnVec3 bottom = cnV3( 0, 0, r );
 		cnShapeDef sd = cnDefaultShapeDef();
@@ -427,9 +385,8 @@ static void determinism( void )
 		uint64_t hashes[2];
 		for ( int run = 0; run < 2; ++run )
 		{
-			cnWorld* world = makeWorld( configs + c, cnV3( 0, 0, -9.81 ) );
-			cnMaterialId m = addMaterial( world, 0.5, 0.2 );
-			addPlane( world, m );
+			cnWorld* world = tbConfigWorld( configs + c, cnV3( 0, 0, -9.81 ) );
+			cnMaterialId m = tbGround( world, 0.5, 0.2 );
 			for ( int i = 0; i < 12; ++i )
 			{
 				cnVec3 p = cnV3( 0.3 * ( i % 3 ), 0.2 * ( i % 2 ), 0.6 + 0.55 * i );

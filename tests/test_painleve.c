@@ -13,14 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct Config
-{
-	cnMethod method;
-	cnLcpSolver solver;
-	const char* label;
-} Config;
-
-static const Config configs[] = {
+static const tbConfig configs[] = {
 	{ cnMethod_impulse, cnLcp_lemke, "impulse" },
 	{ cnMethod_lcp, cnLcp_lemke, "lcp/lemke" },
 	{ cnMethod_lcp, cnLcp_dantzig, "lcp/dantzig" },
@@ -49,19 +42,12 @@ static void painleve_rod( void )
 	const int steps = testFast() ? 40 : 120;
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
-		cnWorldDef def = cnDefaultWorldDef();
-		def.method = configs[c].method;
-		def.settings.velocity.lcpSolver = configs[c].solver;
-		def.gravity = cnV3( 0, 0, -9.81 );
-		def.enableSleep = false;
-		cnWorld* world = cnCreateWorld( &def );
-		CHECK( world != NULL );
+		cnWorld* world = tbConfigWorld( configs + c, cnV3( 0, 0, -9.81 ) );
 		if ( world == NULL )
 		{
 			continue;
 		}
-		cnMaterialId m = tbMaterial( world, 1.5, 0.0 );
-		tbPlane( world, cnV3( 0, 0, 1 ), m );
+		cnMaterialId m = tbGround( world, 1.5, 0.0 );
 		cnVec3 axis = cnV3( cos( theta ), 0, sin( theta ) );
 		cnShapeDef sd = cnDefaultShapeDef();
 		sd.type = cnShape_capsule;

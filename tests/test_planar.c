@@ -8,9 +8,9 @@
 #include "cairn/fosssim.h"
 
 #include "test.h"
+#include "test_fosssim.h"
 
 #include <string.h>
-#include <unistd.h>
 
 // Three unit cubes stacked on a static slab (top at y = 0) and a fourth turned 30 degrees about z,
 // dropped beside them, all under gravity along -y. The boxes' contacts are 3D manifolds (points at
@@ -123,21 +123,11 @@ static cnFosssimScene* loadBlock( const char* response )
 {
 	char text[2048];
 	snprintf( text, sizeof( text ), s_block, response );
-	char path[64] = "/tmp/cairn_planar_XXXXXX";
-	int fd = mkstemp( path );
-	if ( fd < 0 )
-	{
-		return NULL;
-	}
-	size_t n = strlen( text );
-	bool ok = write( fd, text, n ) == (ssize_t)n;
-	close( fd );
-	cnFosssimScene* f = ok ? cnLoadFosssim( path ) : NULL;
-	if ( f == NULL && ok )
+	cnFosssimScene* f = tfLoadText( text );
+	if ( f == NULL )
 	{
 		fprintf( stderr, "  %s\n", cnGetError() );
 	}
-	remove( path );
 	return f;
 }
 

@@ -21,14 +21,10 @@ static const cnMethod methods[] = { cnMethod_lcp, cnMethod_velocityProjection, c
 // A unit sphere whose bottom is depth below the plane z = 0; returns its world.
 static cnWorld* sunkSphere( cnMethod method, bool correction, double depth, cnBodyId* ball )
 {
-	cnWorldDef def = cnDefaultWorldDef();
-	def.method = method;
+	cnWorldDef def = tbWorldDef( method, cnV3( 0, 0, -9.81 ) );
 	def.settings.velocity.positionCorrection = correction;
-	def.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &def );
-	CHECK( world != NULL );
-	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
-	tbPlane( world, cnV3( 0, 0, 1 ), m );
+	cnWorld* world = tbCreateWorld( &def );
+	cnMaterialId m = tbGround( world, 0.5, 0.0 );
 	*ball = tbSphere( world, cnBody_dynamic, cnV3( 0, 0, 1.0 - depth ), cnVec3_zero, 1.0, m );
 	return world;
 }
@@ -88,13 +84,10 @@ static void gapClosesInOneStep( void )
 	{
 		for ( int speculative = 0; speculative < 2; ++speculative )
 		{
-			cnWorldDef def = cnDefaultWorldDef();
-			def.method = gapMethods[k];
+			cnWorldDef def = tbWorldDef( gapMethods[k], cnV3( 0, 0, -9.81 ) );
 			def.settings.velocity.speculativeContacts = speculative != 0;
-			def.enableSleep = false;
-			cnWorld* world = cnCreateWorld( &def );
-			cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
-			tbPlane( world, cnV3( 0, 0, 1 ), m );
+			cnWorld* world = tbCreateWorld( &def );
+			cnMaterialId m = tbGround( world, 0.5, 0.0 );
 			cnBodyId box = tbBox( world, cnBody_dynamic, cnV3( 0, 0, 0.5 + d ), cnQuat_identity, cnV3( 0, 0, -1.0 ),
 								  cnV3( 0.5, 0.5, 0.5 ), m );
 			CHECK( cnWorld_Step( world, h ) );

@@ -4,6 +4,7 @@
 // infeasible sets, and random problems checked for the KKT conditions.
 #include "solvers/qp.h"
 #include "test.h"
+#include "test_random.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,19 +12,6 @@
 
 #define MAX_N 32
 #define MAX_P 64
-
-// A deterministic generator (64-bit LCG, Knuth's MMIX constants).
-typedef struct Lcg
-{
-	uint64_t state;
-} Lcg;
-
-static double lcgUniform( Lcg* g, double lo, double hi )
-{
-	g->state = g->state * 6364136223846793005ull + 1442695040888963407ull;
-	double u = (double)( g->state >> 11 ) * ( 1.0 / 9007199254740992.0 );
-	return lo + ( hi - lo ) * u;
-}
 
 // The KKT conditions of min 1/2 x^T G x + g0^T x s.t. CI^T x + ci0 >= 0, to rel times the size of
 // the terms: stationarity G x + g0 = CI lambda, primal feasibility s >= 0, dual feasibility

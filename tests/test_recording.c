@@ -4,6 +4,7 @@
 // file give a clear error (and never a crash, which the sanitizer build checks).
 #include "cairn/recording.h"
 #include "test.h"
+#include "test_bodies.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -109,9 +110,7 @@ static void putF64( uint8_t* p, double v )
 // dynamic cylinder, with three coloured materials.
 static cnWorld* buildWorld( void )
 {
-	cnWorldDef wd = cnDefaultWorldDef();
-	wd.enableSleep = false;
-	cnWorld* world = cnCreateWorld( &wd );
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -9.81 ) );
 
 	cnMaterialDef md = cnDefaultMaterialDef();
 	md.name = "red";
@@ -209,11 +208,7 @@ static bool recordWorld( cnTransform expected[frameCount][bodyCount], double tim
 {
 	cnWorld* world = buildWorld();
 	remove( REC_PATH );
-	cnRecorderDef def = cnDefaultRecorderDef();
-	def.path = REC_PATH;
-	def.sceneName = "round trip";
-	def.fps = 30.0;
-	cnRecorder* recorder = cnCreateRecorder( world, &def );
+	cnRecorder* recorder = makeRecorder( REC_PATH, world, "round trip", 30.0 );
 	CHECK( recorder != NULL );
 	if ( recorder == NULL )
 	{
@@ -245,6 +240,29 @@ static bool recordWorld( cnTransform expected[frameCount][bodyCount], double tim
 	CHECK( fileExists( REC_TEMP ) == false );
 	cnDestroyWorld( world );
 	return true;
+}
+
+// Records the world and reads the file back: NULL when either fails (a failed check). The last
+// frame's time and body 1's transform in it go to lastTime and last when they are not NULL.
+static uint8_t* recordedBytes( size_t* size, double* lastTime, cnTransform* last )
+{
+	cnTransform expected[frameCount][bodyCount];
+	double times[frameCount];
+	if ( recordWorld( expected, times ) == false )
+	{
+		return NULL;
+	}
+	if ( lastTime != NULL )
+	{
+		*lastTime = times[frameCount - 1];
+	}
+	if ( last != NULL )
+	{
+		*last = expected[frameCount - 1][1];
+	}
+	uint8_t* data = readAll( REC_PATH, size );
+	CHECK( data != NULL );
+	return data;
 }
 
 static void roundTrip( void )
@@ -347,15 +365,10 @@ static void roundTrip( void )
 // given by the layout's formula.
 static void byteLayout( void )
 {
-	cnTransform expected[frameCount][bodyCount];
-	double times[frameCount];
-	if ( recordWorld( expected, times ) == false )
-	{
-		return;
-	}
 	size_t size = 0;
-	uint8_t* data = readAll( REC_PATH, &size );
-	CHECK( data != NULL );
+	double lastTime = 0.0;
+	cnTransform t = cnTransform_identity;
+	uint8_t* data = recordedBytes( &size, &lastTime, &t );
 	if ( data == NULL )
 	{
 		return;
@@ -387,8 +400,7 @@ static void byteLayout( void )
 	size_t frameBytes = 8 + 56 * bodyCount;
 	CHECK( size == header + frameCount * frameBytes );
 	const uint8_t* last = data + header + ( frameCount - 1 ) * frameBytes;
-	CHECK( f64At( last ) == times[frameCount - 1] );
-	cnTransform t = expected[frameCount - 1][1];
+	CHECK( f64At( last ) == lastTime );
 	const uint8_t* body1 = last + 8 + 56;
 	CHECK( f64At( body1 ) == t.p.x && f64At( body1 + 16 ) == t.p.z );
 	CHECK( f64At( body1 + 24 ) == t.q.w && f64At( body1 + 48 ) == t.q.z );
@@ -433,17 +445,10 @@ static int prefixMisses( const uint8_t* data, size_t count )
 
 static void truncatedFiles( void )
 {
-	cnTransform expected[frameCount][bodyCount];
-	double times[frameCount];
-	if ( recordWorld( expected, times ) == false )
-	{
-		return;
-	}
 	size_t size = 0;
-	uint8_t* data = readAll( REC_PATH, &size );
+	uint8_t* data = recordedBytes( &size, NULL, NULL );
 	if ( data == NULL )
 	{
-		CHECK( data != NULL );
 		return;
 	}
 	// the same bytes from memory give the same recording as from the file
@@ -483,17 +488,10 @@ static void truncatedFiles( void )
 
 static void corruptFiles( void )
 {
-	cnTransform expected[frameCount][bodyCount];
-	double times[frameCount];
-	if ( recordWorld( expected, times ) == false )
-	{
-		return;
-	}
 	size_t size = 0;
-	uint8_t* good = readAll( REC_PATH, &size );
+	uint8_t* good = recordedBytes( &size, NULL, NULL );
 	if ( good == NULL )
 	{
-		CHECK( good != NULL );
 		return;
 	}
 	uint8_t* data = malloc( size + 16 );
@@ -669,11 +667,9 @@ static cnWorld* buildPolygonWorld( void )
 		double a = 2.0 * 3.14159265358979323846 * k / ringVertexCount;
 		s_ring[k] = cnV3( 1.5 * cos( a ), 1.5 * sin( a ), 0.0 );
 	}
-	cnWorldDef wd = cnDefaultWorldDef();
+	cnWorldDef wd = tbWorldDef( cnMethod_impulse, cnV3( 0, -9.81, 0 ) );
 	wd.planar = true;
-	wd.enableSleep = false;
-	wd.gravity = cnV3( 0, -9.81, 0 );
-	cnWorld* world = cnCreateWorld( &wd );
+	cnWorld* world = tbCreateWorld( &wd );
 	cnMaterialDef md = cnDefaultMaterialDef();
 	md.color[0] = 0.25f;
 	md.color[1] = 0.5f;
@@ -705,11 +701,7 @@ static bool recordPolygonWorld( cnTransform expected[polyFrameCount][polyBodyCou
 {
 	cnWorld* world = buildPolygonWorld();
 	remove( POLY_PATH );
-	cnRecorderDef def = cnDefaultRecorderDef();
-	def.path = POLY_PATH;
-	def.sceneName = POLY_SCENE;
-	def.fps = 30.0;
-	cnRecorder* recorder = cnCreateRecorder( world, &def );
+	cnRecorder* recorder = makeRecorder( POLY_PATH, world, POLY_SCENE, 30.0 );
 	CHECK( recorder != NULL );
 	if ( recorder == NULL )
 	{
@@ -733,6 +725,20 @@ static bool recordPolygonWorld( cnTransform expected[polyFrameCount][polyBodyCou
 	cnDestroyRecorder( recorder );
 	cnDestroyWorld( world );
 	return true;
+}
+
+// Records the polygon world to POLY_PATH and reads the file back: NULL when either fails (a failed
+// check).
+static uint8_t* recordedPolygonBytes( size_t* size )
+{
+	cnTransform expected[polyFrameCount][polyBodyCount];
+	if ( recordPolygonWorld( expected ) == false )
+	{
+		return NULL;
+	}
+	uint8_t* data = readAll( POLY_PATH, size );
+	CHECK( data != NULL );
+	return data;
 }
 
 static bool sameVec( cnVec3 a, cnVec3 b )
@@ -843,14 +849,8 @@ static size_t tableVertexCountOffset( void )
 
 static void polygonByteLayout( void )
 {
-	cnTransform expected[polyFrameCount][polyBodyCount];
-	if ( recordPolygonWorld( expected ) == false )
-	{
-		return;
-	}
 	size_t size = 0;
-	uint8_t* data = readAll( POLY_PATH, &size );
-	CHECK( data != NULL );
+	uint8_t* data = recordedPolygonBytes( &size );
 	if ( data == NULL )
 	{
 		return;
@@ -886,16 +886,10 @@ static void polygonByteLayout( void )
 
 static void polygonBadFiles( void )
 {
-	cnTransform expected[polyFrameCount][polyBodyCount];
-	if ( recordPolygonWorld( expected ) == false )
-	{
-		return;
-	}
 	size_t size = 0;
-	uint8_t* good = readAll( POLY_PATH, &size );
+	uint8_t* good = recordedPolygonBytes( &size );
 	if ( good == NULL )
 	{
-		CHECK( good != NULL );
 		return;
 	}
 	// every proper prefix is an error, including those that end inside a vertex list or inside the

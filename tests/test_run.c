@@ -35,6 +35,15 @@ typedef struct frameLog
 	int failAt;
 } frameLog;
 
+// An empty log of the ball's height that refuses frame failAt (-1: none).
+static frameLog newLog( cnBodyId ball, int failAt )
+{
+	frameLog log = { 0 };
+	log.ball = ball;
+	log.failAt = failAt;
+	return log;
+}
+
 static bool logFrame( void* context, const cnWorld* world, const cnFrame* frame )
 {
 	frameLog* log = context;
@@ -66,9 +75,7 @@ static void test_frames( void )
 {
 	cnBodyId ball;
 	cnWorld* world = fallingBall( cnMethod_impulse, &ball );
-	frameLog log = { 0 };
-	log.ball = ball;
-	log.failAt = -1;
+	frameLog log = newLog( ball, -1 );
 	cnFrameWriter writer = { logFrame, logFinish, &log };
 
 	cnRunDef def = cnDefaultRunDef();
@@ -141,9 +148,7 @@ static void test_endings( void )
 {
 	cnBodyId ball;
 	cnWorld* world = fallingBall( cnMethod_impulse, &ball );
-	frameLog log = { 0 };
-	log.ball = ball;
-	log.failAt = -1;
+	frameLog log = newLog( ball, -1 );
 	cnFrameWriter writer = { logFrame, logFinish, &log };
 	int steps = 0;
 	cnRunDef def = cnDefaultRunDef();
@@ -155,9 +160,7 @@ static void test_endings( void )
 	CHECK( r.status == cnRun_stopped && r.stepCount == 5 && steps == 5 );
 	CHECK( log.finishCalls == 1 && log.complete == false );
 
-	log = ( frameLog ){ 0 };
-	log.ball = ball;
-	log.failAt = 3;
+	log = newLog( ball, 3 );
 	def.afterStep = NULL;
 	r = cnRun( world, &def );
 	CHECK( r.status == cnRun_failed && r.framesWritten == 3 );
