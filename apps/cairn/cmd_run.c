@@ -44,7 +44,7 @@ const char cliRunHelp[] =
 	"\n"
 	"examples:\n"
 	"  cairn run scenes/bouncing_balls.json --duration 2 --csv balls.csv --hash\n"
-	"  cairn run scenes/fall3000.json --csv few.csv --bodies box0,box1 --every 6\n";
+	"  cairn run scenes/fall3000.json --csv few.csv --bodies box_0,box_1 --every 6\n";
 
 // The run loop's per-step hook: the FOSSSim scene's springs and wind for the coming step.
 static bool cliApplyFosssimForces( cnWorld* world, void* context )

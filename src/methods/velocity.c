@@ -44,9 +44,10 @@
 #define CN_GR_APPROACH_TOL 1e-10
 #define CN_GR_APPROACH_TOL_BOXED 1e-7
 
-// Generalized reflection stops with an error after 1000 + this many reflections per point of the
-// island (a Newton's cradle of N balls takes N - 1, a racked pool break a few dozen; a body
-// wedged between two fixed bodies with e = 1 would reflect forever).
+// Generalized reflection gives up after 1000 + this many reflections per point of the island (a
+// Newton's cradle of N balls takes N - 1, a racked pool break a few dozen; a body wedged between
+// two fixed bodies with e = 1 would reflect forever) and takes one simultaneous inelastic response
+// for the island instead (cnStats.grFallbackCount).
 #define CN_GR_ITERATIONS_PER_POINT 20
 
 // An LCP solve that reports failure is still accepted when its last iterate satisfies the
