@@ -11,6 +11,7 @@
 #include "shape.h"
 #include "world.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -469,13 +470,27 @@ bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass )
 	{
 		return cnSetError( cnError_invalidArgument, "mass must be finite and > 0 (got %g)", mass );
 	}
+	if ( cnIsUsableMass( mass ) == false )
+	{
+		return cnSetError( cnError_invalidArgument, "mass %g kg is out of range (%s)", mass, cnMassProblem( mass ) );
+	}
 	if ( b->type != cnBody_dynamic )
 	{
 		return cnSetError( cnError_invalidArgument, "only dynamic bodies have a mass" );
 	}
+	// the shapes' inertia scaled to this mass must stay in the double range: tried on a copy first
+	cnBody trial = *b;
+	trial.massOverride = mass;
+	trial.hasMassData = false;
+	cnBodyMass data;
+	if ( cnComputeBodyMass( world, &trial, NULL, -1, &data ) == false )
+	{
+		cnPrefixError( "with mass %g kg ", mass );
+		return false;
+	}
 	b->massOverride = mass;
 	b->hasMassData = false;
-	cnUpdateBodyMass( world, b );
+	cnApplyBodyMass( b, &data );
 	return true;
 }
 
@@ -494,22 +509,45 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 	{
 		return cnSetError( cnError_invalidArgument, "mass must be finite and > 0 and the centre finite" );
 	}
-	// symmetric positive definite: symmetric, and all leading minors positive (Sylvester)
-	double m1 = inertia.cx.x;
-	double m2 = inertia.cx.x * inertia.cy.y - inertia.cy.x * inertia.cx.y;
-	double m3 = cnDeterminant( inertia );
-	bool symmetric = fabs( inertia.cy.x - inertia.cx.y ) <= 1e-12 * ( 1.0 + fabs( m1 ) ) &&
-					 fabs( inertia.cz.x - inertia.cx.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) ) &&
-					 fabs( inertia.cz.y - inertia.cy.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) );
+	if ( cnIsUsableMass( mass ) == false )
+	{
+		return cnSetError( cnError_invalidArgument, "mass %g kg is out of range (%s)", mass, cnMassProblem( mass ) );
+	}
+	if ( !cnIsValidVec3( inertia.cx ) || !cnIsValidVec3( inertia.cy ) || !cnIsValidVec3( inertia.cz ) )
+	{
+		return cnSetError( cnError_invalidArgument, "inertia must be finite" );
+	}
+	// symmetric positive definite: symmetric, and all leading minors positive (Sylvester), tested on
+	// the inertia scaled to a largest moment of 1 so that the minors, products of two and three
+	// moments, do not leave the double range for a tiny or a huge body
+	double largest = fmax( fabs( inertia.cx.x ), fmax( fabs( inertia.cy.y ), fabs( inertia.cz.z ) ) );
+	cnMat3 unit = largest >= DBL_MIN && largest <= DBL_MAX ? cnMulSM( 1.0 / largest, inertia ) : inertia;
+	double m1 = unit.cx.x;
+	double m2 = unit.cx.x * unit.cy.y - unit.cy.x * unit.cx.y;
+	double m3 = cnDeterminant( unit );
+	bool symmetric = fabs( unit.cy.x - unit.cx.y ) <= 1e-12 * ( 1.0 + fabs( m1 ) ) &&
+					 fabs( unit.cz.x - unit.cx.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) ) &&
+					 fabs( unit.cz.y - unit.cy.z ) <= 1e-12 * ( 1.0 + fabs( m1 ) );
 	if ( !symmetric || !( m1 > 0.0 ) || !( m2 > 0.0 ) || !( m3 > 0.0 ) || !isfinite( m3 ) )
 	{
 		return cnSetError( cnError_invalidArgument, "inertia must be symmetric positive definite" );
+	}
+	cnBody trial = *b;
+	trial.hasMassData = true;
+	trial.massOverride = mass;
+	trial.userCenter = localCenter;
+	trial.userInertia = inertia;
+	cnBodyMass data;
+	if ( cnComputeBodyMass( world, &trial, NULL, -1, &data ) == false )
+	{
+		cnPrefixError( "with this mass data " );
+		return false;
 	}
 	b->hasMassData = true;
 	b->massOverride = mass;
 	b->userCenter = localCenter;
 	b->userInertia = inertia;
-	cnUpdateBodyMass( world, b );
+	cnApplyBodyMass( b, &data );
 	return true;
 }
 

@@ -130,8 +130,13 @@ static void cnCarryImpulses( const cnManifold* const* old, int oldCount, cnManif
 		for ( int k = 0; k < m->pointCount; ++k )
 		{
 			cnManifoldPoint* mp = m->points + k;
-			mp->anchorA = cnSub( mp->point, ba->center );
-			mp->anchorB = cnSub( mp->point, bb->center );
+			// each body's anchor is its own surface point, half the separation either side of the
+			// manifold point: a speculative point's midpoint lies in the gap, and friction applied
+			// there would act on a lever arm longer than the body's
+			cnVec3 surfaceA = cnMulSub( mp->point, 0.5 * mp->separation, mp->normal );
+			cnVec3 surfaceB = cnMulAdd( mp->point, 0.5 * mp->separation, mp->normal );
+			mp->anchorA = cnSub( surfaceA, ba->center );
+			mp->anchorB = cnSub( surfaceB, bb->center );
 			mp->normalImpulse = 0.0;
 			mp->tangentImpulse1 = 0.0;
 			mp->tangentImpulse2 = 0.0;

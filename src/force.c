@@ -7,6 +7,7 @@
 #include "error.h"
 #include "island.h"
 #include "lookup.h"
+#include "mass.h"
 #include "world.h"
 
 #include <math.h>
@@ -74,6 +75,72 @@ static cnForce* cnGetForce( const cnWorld* world, cnForceId id )
 	return world->forces + id.index;
 }
 
+// Length of a finite vector without overflow or underflow in its squares (scaled by its largest
+// component first): inf only when the length itself is beyond the double range.
+static double cnScaledLength( cnVec3 v )
+{
+	double largest = fmax( fabs( v.x ), fmax( fabs( v.y ), fabs( v.z ) ) );
+	if ( largest == 0.0 || isfinite( largest ) == false )
+	{
+		return largest;
+	}
+	return largest * cnLength( cnV3( v.x / largest, v.y / largest, v.z / largest ) );
+}
+
+// Largest absolute row sum of a matrix: a bound on how much it stretches a vector.
+static double cnRowSumNorm( cnMat3 m )
+{
+	double r0 = fabs( m.cx.x ) + fabs( m.cy.x ) + fabs( m.cz.x );
+	double r1 = fabs( m.cx.y ) + fabs( m.cy.y ) + fabs( m.cz.y );
+	double r2 = fabs( m.cx.z ) + fabs( m.cy.z ) + fabs( m.cz.z );
+	return fmax( r0, fmax( r1, r2 ) );
+}
+
+// What the force stage derives from a force must stay finite: its length (a target force's
+// magnitude) and its moment about the centre of mass; and the accelerations they give the body at
+// its current mass must stay below CN_SAFE_MAX, as masses do, so the step's products of them stay
+// finite too. Sets the error and returns false when one does not.
+static bool cnCheckForceSize( const cnWorld* world, const cnForceDef* def )
+{
+	const cnBody* body = world->bodies + def->body.index;
+	const char* what = def->isTorque ? "torque" : "force";
+	double length = cnScaledLength( def->vector );
+	if ( isfinite( length ) == false )
+	{
+		return cnSetError( cnError_invalidArgument, "%s vector (%g, %g, %g) has a length that is not finite", what,
+						   def->vector.x, def->vector.y, def->vector.z );
+	}
+	double torque = length;
+	if ( def->isTorque == false )
+	{
+		double arm = cnScaledLength( cnSub( def->localPoint, body->localCenter ) );
+		torque = arm * length;
+		if ( isfinite( torque ) == false )
+		{
+			return cnSetError( cnError_invalidArgument,
+							   "force of %g N at %g m from the centre of mass has a torque that is not finite", length,
+							   arm );
+		}
+		double acceleration = length * body->invMass;
+		if ( !( acceleration <= CN_SAFE_MAX ) )
+		{
+			return cnSetError( cnError_invalidArgument,
+							   "force of %g N gives the body (%g kg) an acceleration that is too large: %g m/s^2 "
+							   "(above 1e150, where the step's products overflow)",
+							   length, body->mass, acceleration );
+		}
+	}
+	double angular = torque * cnRowSumNorm( body->invInertia );
+	if ( !( angular <= CN_SAFE_MAX ) )
+	{
+		return cnSetError( cnError_invalidArgument,
+						   "%s gives the body an angular acceleration that is too large: up to %g rad/s^2 from a "
+						   "torque of %g N m (above 1e150, where the step's products overflow)",
+						   what, angular, torque );
+	}
+	return true;
+}
+
 cnForceId cnCreateForce( cnWorld* world, const cnForceDef* def )
 {
 	if ( def == NULL )
@@ -101,6 +168,10 @@ cnForceId cnCreateForce( cnWorld* world, const cnForceDef* def )
 		return cnForceId_null;
 	}
 	if ( def->frame == cnForce_target && def->target.index >= 0 && cnGetBody( world, def->target ) == NULL )
+	{
+		return cnForceId_null;
+	}
+	if ( cnCheckForceSize( world, def ) == false )
 	{
 		return cnForceId_null;
 	}

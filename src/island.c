@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Islands and sleep. Each step, awake dynamic bodies are joined into islands through touching
-// contacts (union-find; static bodies do not join islands). An island whose bodies have all
-// rested for timeToSleep falls asleep as a whole: its bodies stop costing time until something
+// contacts (union-find; static bodies do not join islands). An island that something holds (one of
+// its bodies touches a static body, a kinematic body at rest or a sleeping body) and whose bodies
+// have all rested for timeToSleep falls asleep as a whole: its bodies stop costing time until something
 // touches one of them, and then the whole island wakes together.
 #include "island.h"
 
@@ -9,6 +10,7 @@
 #include "world.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void cnWakeIsland( cnWorld* world, int islandIndex )
 {
@@ -58,6 +60,12 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 	int* parent = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
 	cnUnionFind_Reset( parent, n );
 
+	// held[i]: body i touches something that holds it (a static body, a kinematic body at rest, or a
+	// sleeping body). Only an island that something holds may sleep: a free body drifting or
+	// spinning slowly in space keeps its motion, since nothing would stop it.
+	bool* held = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( bool ) );
+	memset( held, 0, (size_t)( n > 0 ? n : 1 ) * sizeof( bool ) );
+
 	// link awake dynamic bodies through touching contacts; a moving kinematic body keeps what it
 	// touches awake
 	for ( int i = 0; i < world->contactCount; ++i )
@@ -75,6 +83,8 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 			{
 				cnUnionFind_Union( parent, c->bodyA, c->bodyB );
 			}
+			held[c->bodyA] = held[c->bodyA] || b->awake == false;
+			held[c->bodyB] = held[c->bodyB] || a->awake == false;
 		}
 		else if ( a->type == cnBody_kinematic && cnLengthSquared( a->v ) + cnLengthSquared( a->w ) > 0.0 )
 		{
@@ -83,6 +93,12 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 		else if ( b->type == cnBody_kinematic && cnLengthSquared( b->v ) + cnLengthSquared( b->w ) > 0.0 )
 		{
 			a->sleepTime = 0.0;
+		}
+		else
+		{
+			// a static body, or a kinematic one at rest
+			held[c->bodyA] = held[c->bodyA] || a->type != cnBody_dynamic || b->type != cnBody_dynamic;
+			held[c->bodyB] = held[c->bodyB] || a->type != cnBody_dynamic || b->type != cnBody_dynamic;
 		}
 	}
 
@@ -94,6 +110,8 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 		minSleep[i] = INFINITY;
 		islandSize[i] = 0;
 	}
+	bool* heldIsland = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( bool ) );
+	memset( heldIsland, 0, (size_t)( n > 0 ? n : 1 ) * sizeof( bool ) );
 	int islandCount = 0;
 	for ( int i = 0; i < n; ++i )
 	{
@@ -110,6 +128,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 		islandSize[root] += 1;
 		double t = b->enableSleep ? b->sleepTime : 0.0;
 		minSleep[root] = t < minSleep[root] ? t : minSleep[root];
+		heldIsland[root] = heldIsland[root] || held[i];
 	}
 	world->stats.islandCount = islandCount;
 
@@ -126,7 +145,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 				continue;
 			}
 			int root = cnUnionFind_Find( parent, i );
-			if ( minSleep[root] < timeToSleep )
+			if ( minSleep[root] < timeToSleep || heldIsland[root] == false )
 			{
 				continue;
 			}

@@ -73,9 +73,14 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 			{
 				return cnSetError( cnError_invalidArgument, "a plane can only belong to a static body" );
 			}
-			if ( !cnIsValidVec3( def->normal ) || cnLength( def->normal ) < 1e-12 || !isfinite( def->offset ) )
+			// any finite non-zero normal will do: cnUnitNormal scales it before normalising, so neither
+			// [1e300, 1e300, 0] nor [1e-200, 0, 1e-200] is lost to overflow or underflow
+			bool zero = def->normal.x == 0.0 && def->normal.y == 0.0 && def->normal.z == 0.0;
+			if ( !cnIsValidVec3( def->normal ) || zero || !isfinite( def->offset ) )
 			{
-				return cnSetError( cnError_invalidArgument, "plane normal must be finite and non-zero, offset finite" );
+				return cnSetError( cnError_invalidArgument,
+								   "plane normal must be finite and not zero (got %g, %g, %g), offset finite (got %g)",
+								   def->normal.x, def->normal.y, def->normal.z, def->offset );
 			}
 			break;
 		case cnShape_polygon:
@@ -96,10 +101,26 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 				{
 					return cnSetError( cnError_invalidArgument, "polygon vertex %d must be finite with z = 0", i );
 				}
+				// the collision squares edge lengths and distances to edges: they must stay finite
+				if ( !isfinite( cnLengthSquared( def->vertices[i] ) ) )
+				{
+					return cnSetError( cnError_invalidArgument,
+									   "polygon vertex %d (%g, %g) is too far from the shape origin: its squared "
+									   "distance overflows",
+									   i, def->vertices[i].x, def->vertices[i].y );
+				}
+				int next = ( i + 1 ) % def->vertexCount;
+				if ( !isfinite( cnLengthSquared( cnSub( def->vertices[next], def->vertices[i] ) ) ) )
+				{
+					return cnSetError( cnError_invalidArgument,
+									   "polygon edge from vertex %d to %d is too long: its squared length overflows", i,
+									   next );
+				}
 			}
-			if ( !isfinite( def->radius ) || def->radius <= 0.0 )
+			if ( !isfinite( def->radius ) || def->radius <= 0.0 || !isfinite( def->radius * def->radius ) )
 			{
-				return cnSetError( cnError_invalidArgument, "polygon radius must be finite and > 0 (got %g)", def->radius );
+				return cnSetError( cnError_invalidArgument,
+								   "polygon radius must be finite and > 0 with a finite square (got %g)", def->radius );
 			}
 			if ( fabs( def->orientation.x ) > 1e-12 || fabs( def->orientation.y ) > 1e-12 || def->position.z != 0.0 )
 			{
@@ -109,7 +130,41 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 		default:
 			break;
 	}
+
+	// a solid's mass and inertia come from products of its sizes: they must stay in the double range
+	// (a radius of 1e-300 weighs 0 kg, one of 1e200 has an infinite volume). Dynamic bodies are checked
+	// at the material's density; the others, whose mass is not used, at unit density, which still
+	// catches sizes whose squares and cubes leave the range.
+	if ( def->type != cnShape_plane && def->type != cnShape_polygon )
+	{
+		cnGeometry g = { 0 };
+		g.type = def->type;
+		g.radius = def->radius;
+		g.halfExtents = def->halfExtents;
+		g.halfHeight = def->halfHeight;
+		double density = world->materials[def->material].def.density;
+		// a zero density (a massless shape) leaves only the size to check
+		bool sizeOnly = body->type != cnBody_dynamic || density == 0.0;
+		if ( cnCheckShapeMass( &g, sizeOnly ? 1.0 : density, sizeOnly ) == false )
+		{
+			return false;
+		}
+	}
 	return true;
+}
+
+// The unit normal of a plane given a finite non-zero normal of any length: divided by its largest
+// component first, so its squared length cannot overflow or underflow, then normalised.
+static cnVec3 cnUnitNormal( cnVec3 n )
+{
+	double largest = fmax( fabs( n.x ), fmax( fabs( n.y ), fabs( n.z ) ) );
+	cnVec3 scaled = cnMulSV( 1.0 / largest, n );
+	// 1 / largest overflows for a subnormal largest component: divide each instead
+	if ( cnIsValidVec3( scaled ) == false )
+	{
+		scaled = cnV3( n.x / largest, n.y / largest, n.z / largest );
+	}
+	return cnMulSV( 1.0 / cnLength( scaled ), scaled );
 }
 
 void cnFreeGeometry( cnGeometry* g )
@@ -137,6 +192,25 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	}
 	if ( !cnValidateShapeDef( world, body, def ) )
 	{
+		return cnShapeId_null;
+	}
+
+	// the body's mass properties with the shape: refused when they leave the double range (two
+	// shapes of 1e308 kg, a shape so far from the others that the parallel axis term overflows)
+	cnShape trial = { 0 };
+	trial.geom.type = def->type;
+	trial.geom.radius = def->radius;
+	trial.geom.halfExtents = def->halfExtents;
+	trial.geom.halfHeight = def->halfHeight;
+	trial.geom.vertexCount = def->type == cnShape_polygon ? def->vertexCount : 0;
+	trial.geom.vertices = def->type == cnShape_polygon ? (cnVec3*)def->vertices : NULL;
+	trial.local.p = def->position;
+	trial.local.q = cnNormalizeQuat( def->orientation );
+	trial.material = def->material;
+	cnBodyMass mass;
+	if ( cnComputeBodyMass( world, body, &trial, -1, &mass ) == false )
+	{
+		cnPrefixError( "with this shape (at %g, %g, %g) ", def->position.x, def->position.y, def->position.z );
 		return cnShapeId_null;
 	}
 
@@ -198,9 +272,9 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->geom.vertices = vertices;
 	if ( def->type == cnShape_plane )
 	{
-		double len = cnLength( def->normal );
-		s->geom.normal = cnMulSV( 1.0 / len, def->normal );
-		s->geom.offset = def->offset / len;
+		// the offset is a distance along the unit normal: the length of the given normal does not scale it
+		s->geom.normal = cnUnitNormal( def->normal );
+		s->geom.offset = def->offset;
 	}
 	s->local.p = def->position;
 	s->local.q = cnNormalizeQuat( def->orientation );
@@ -223,7 +297,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->fatAABB.upper = cnAdd( s->fatAABB.upper, cnV3( margin, margin, margin ) );
 	s->proxyKey = cnBroadPhase_CreateProxy( &world->broadPhase, s->fatAABB, index, body->type == cnBody_static );
 
-	cnUpdateBodyMass( world, body );
+	cnApplyBodyMass( body, &mass );
 	if ( body->type != cnBody_static )
 	{
 		cnWakeBody( world, body );
@@ -277,6 +351,15 @@ bool cnDestroyShape( cnWorld* world, cnShapeId id )
 	}
 	cnBody* body = world->bodies + shape->body;
 
+	// the mass properties the body is left with must stay in the double range too (a mass override
+	// spread over a much lighter remaining shape)
+	cnBodyMass mass;
+	if ( cnComputeBodyMass( world, body, NULL, id.index, &mass ) == false )
+	{
+		cnPrefixError( "without this shape " );
+		return false;
+	}
+
 	// its contacts go, waking what they touched
 	for ( int i = world->contactCount - 1; i >= 0; --i )
 	{
@@ -302,7 +385,7 @@ bool cnDestroyShape( cnWorld* world, cnShapeId id )
 	body->shapeCount -= 1;
 	cnFreeShape( world, id.index );
 
-	cnUpdateBodyMass( world, body );
+	cnApplyBodyMass( body, &mass );
 	cnWakeBody( world, body );
 	return true;
 }

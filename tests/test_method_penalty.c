@@ -590,7 +590,9 @@ static void canTossKnocksCansDown( void )
 		fprintf( stderr, "%s\n", cnGetError() );
 	}
 	CHECK( ok );
-	CHECK( lowest > 0.033 - 1e-3 );
+	// a can landing on the floor at up to about 1.2 m/s (off the table) sinks into the 100 Hz springs
+	// by up to v / omega = 1.9 mm before they stop it (docs/method-penalty.md)
+	CHECK( lowest > 0.033 - 2e-3 );
 	for ( int i = 0; i < 6; ++i )
 	{
 		CHECK( cnDistance( cnBody_GetPosition( world, cnWorld_FindBody( world, cans[i] ) ), start[i] ) > 0.05 );

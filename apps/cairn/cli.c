@@ -175,6 +175,41 @@ bool cliMakeDirectories( const char* path )
 	return true;
 }
 
+void cliPrintWarnings( const cnScene* scene )
+{
+	// a command that loads a scene more than once (compare: once per method, run with
+	// --dump-contact-system) says each thing once: the hashes of the lines printed so far
+	enum
+	{
+		cliMaxPrinted = 256
+	};
+	static uint64_t printed[cliMaxPrinted];
+	static int printedCount = 0;
+	for ( int i = 0; scene != NULL && i < scene->warningCount; ++i )
+	{
+		// FNV-1a
+		uint64_t h = 14695981039346656037ull;
+		for ( const char* c = scene->warnings[i]; *c != 0; ++c )
+		{
+			h = ( h ^ (uint8_t)*c ) * 1099511628211ull;
+		}
+		bool seen = false;
+		for ( int k = 0; k < printedCount && seen == false; ++k )
+		{
+			seen = printed[k] == h;
+		}
+		if ( seen )
+		{
+			continue;
+		}
+		if ( printedCount < cliMaxPrinted )
+		{
+			printed[printedCount++] = h;
+		}
+		fprintf( stderr, "cairn: warning: %s\n", scene->warnings[i] );
+	}
+}
+
 // Parses a method override; false (with a message) when it names no method.
 static bool cliParseMethod( const char* method, cnMethod* wanted )
 {
@@ -205,6 +240,7 @@ cnScene* cliLoadRunScene( const char* path, const char* method, cnFosssimScene**
 			return NULL;
 		}
 		*fosssim = f;
+		cliPrintWarnings( f->scene );
 		return f->scene;
 	}
 	// a world's method is fixed at creation: the loader replaces the file's (still checking it)
@@ -213,6 +249,7 @@ cnScene* cliLoadRunScene( const char* path, const char* method, cnFosssimScene**
 	{
 		cliError( "%s", cnGetError() );
 	}
+	cliPrintWarnings( scene );
 	return scene;
 }
 

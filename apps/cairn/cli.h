@@ -87,6 +87,10 @@ cnScene* cliLoadScene( const char* path, const char* method );
 /// FOSSSim scene, which owns the returned scene). Prints the loader's message on failure.
 cnScene* cliLoadRunScene( const char* path, const char* method, cnFosssimScene** fosssim );
 
+/// Prints the scene's warnings (cnScene.warnings) on stderr, "cairn: warning: FILE: JSONPATH: reason"
+/// each, skipping lines this process has printed already. cliLoadScene and cliLoadRunScene call it.
+void cliPrintWarnings( const cnScene* scene );
+
 /// Destroys what cliLoadRunScene returned.
 void cliDestroyRunScene( cnScene* scene, cnFosssimScene* fosssim );
 

@@ -68,6 +68,7 @@ int cliDemoMain( int argc, char** argv )
 		cliError( "%s", cnGetError() );
 		return CLI_FAILURE;
 	}
+	cliPrintWarnings( scene );
 	if ( cliMakeDirectories( out ) == false )
 	{
 		cnDestroyScene( scene );

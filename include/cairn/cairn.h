@@ -243,11 +243,13 @@ CN_API cnMat3 cnBody_GetLocalInertia( const cnWorld* world, cnBodyId id );
 /// frame to the body frame.
 CN_API cnVec3 cnBody_GetPrincipalInertia( const cnWorld* world, cnBodyId id, cnQuat* axes );
 
-/// Overrides the mass: the density-derived mass and inertia are scaled to this mass (kg > 0).
+/// Overrides the mass: the density-derived mass and inertia are scaled to this mass (kg in [1e-150,
+/// 1e150]); fails when the scaled inertia leaves that range.
 CN_API bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass );
 
 /// Sets mass, centre of mass (body coordinates) and inertia about it (body coordinates,
-/// symmetric positive definite) directly, replacing what the shapes give.
+/// symmetric positive definite) directly, replacing what the shapes give; mass and moments in
+/// [1e-150, 1e150].
 CN_API bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localCenter, cnMat3 inertia );
 
 /// Kinetic energy of the body (J).
@@ -278,11 +280,14 @@ CN_API int cnBody_GetContactCount( const cnWorld* world, cnBodyId id );
 // shapes
 
 /// Attaches a shape to a body and updates the body's mass properties. Returns the null id when def
-/// is invalid (zero or negative size, plane on a non-static body, unknown material, ...).
+/// is invalid (zero or negative size, plane on a non-static body, unknown material, ...) or when
+/// the masses it derives leave the range the step can compute with: the shape's mass and moments
+/// of inertia (density times size; at unit density for static and kinematic bodies) and the body's
+/// totals with it must lie in [1e-150, 1e150] (docs/scene-format.md, "Derived quantities").
 CN_API cnShapeId cnCreateShape( cnWorld* world, cnBodyId body, const cnShapeDef* def );
 
 /// Removes a shape from its body (its contacts go with it), updates the body's mass properties and
-/// wakes it.
+/// wakes it. Fails (cnError_invalidArgument) when the mass properties left would be out of range.
 CN_API bool cnDestroyShape( cnWorld* world, cnShapeId id );
 
 /// True when id refers to a live shape of this world (never sets the error).
@@ -304,7 +309,9 @@ CN_API cnTransform cnShape_GetTransform( const cnWorld* world, cnShapeId id );
 // user forces
 
 /// Adds a persistent user force or torque on a body, active during [t0, t1) of simulated time;
-/// the null id when def is invalid. Forces apply in the order of their ids' indices.
+/// the null id when def is invalid, including a vector whose length or moment overflows and one
+/// that gives the body (at its current mass) an acceleration above 1e150. Forces apply in the order
+/// of their ids' indices.
 CN_API cnForceId cnCreateForce( cnWorld* world, const cnForceDef* def );
 
 /// Removes a user force.

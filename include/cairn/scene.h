@@ -28,6 +28,12 @@ typedef struct cnScene
 	double duration;
 	/// "fps", default 60
 	double fps;
+	/// warnings: what in a valid scene probably does not do what its author meant, found after the
+	/// method is chosen (cnLoadSceneWithMethod's included): friction the method does not model,
+	/// gravity off the plane of a planar world (docs/scene-format.md, "Warnings"). warningCount
+	/// lines of the loader's form "FILE: JSONPATH: reason", owned by the scene (NULL when none)
+	int warningCount;
+	char** warnings;
 } cnScene;
 
 /// Loads a JSON scene file; NULL on failure with one line in cnGetError():
@@ -42,7 +48,7 @@ CN_API cnScene* cnLoadSceneWithMethod( const char* path, cnMethod method );
 /// Same from a string; sourceName is used in messages.
 CN_API cnScene* cnLoadSceneFromString( const char* json, const char* sourceName );
 
-/// Frees the scene and its world (NULL is allowed).
+/// Frees the scene, its warnings and its world (NULL is allowed).
 CN_API void cnDestroyScene( cnScene* scene );
 
 /// A run def with the scene's run settings: its duration, fps, and its time step as the longest step.

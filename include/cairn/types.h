@@ -333,9 +333,12 @@ typedef struct cnShapeDef
 	cnVec3 halfExtents;
 	/// capsule and cylinder half height along local z (capsule: of the segment between the cap centres)
 	double halfHeight;
-	/// plane: unit normal (body frame); points on the plane satisfy dot(n, x) = offset
+	/// plane: normal (body frame) of any finite non-zero length, normalised at creation (scaled first, so
+	/// neither [1e300, 1e300, 0] nor [1e-200, 0, 1e-200] is lost); points on the plane satisfy
+	/// dot(n, x) = offset with n the unit normal
 	cnVec3 normal;
-	/// plane offset along its normal
+	/// plane offset: the plane's signed distance from the shape origin along the unit normal, metres
+	/// (not scaled by the given normal's length)
 	double offset;
 	/// polygon: vertexCount (>= 2) vertices (x, y, 0) in the shape frame, copied at creation; edges join
 	/// consecutive vertices and the last to the first (2 vertices: one segment); radius thickens the edges

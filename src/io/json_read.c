@@ -70,6 +70,56 @@ bool cnJsonLibraryFailure( cnLoader* L, const char* what )
 	return cnJsonFailWithCode( L, code, "%s%s%s", what != NULL ? what : "", what != NULL ? ": " : "", cnGetError() );
 }
 
+bool cnJsonWarn( cnLoader* L, const char* path, const char* fmt, ... )
+{
+	char reason[768];
+	va_list args;
+	va_start( args, fmt );
+	vsnprintf( reason, sizeof( reason ), fmt, args );
+	va_end( args );
+	char line[CN_JSON_MESSAGE_CAPACITY];
+	if ( path != NULL && path[0] != 0 )
+	{
+		snprintf( line, sizeof( line ), "%s: %s: %s", L->source, path, reason );
+	}
+	else
+	{
+		snprintf( line, sizeof( line ), "%s: %s", L->source, reason );
+	}
+	if ( L->warningCount == L->warningCapacity )
+	{
+		int capacity = L->warningCapacity > 0 ? 2 * L->warningCapacity : 4;
+		char** grown = realloc( L->warnings, (size_t)capacity * sizeof( char* ) );
+		if ( grown == NULL )
+		{
+			return cnJsonFailOutOfMemory( L );
+		}
+		L->warnings = grown;
+		L->warningCapacity = capacity;
+	}
+	size_t n = strlen( line ) + 1;
+	char* copy = malloc( n );
+	if ( copy == NULL )
+	{
+		return cnJsonFailOutOfMemory( L );
+	}
+	memcpy( copy, line, n );
+	L->warnings[L->warningCount++] = copy;
+	return true;
+}
+
+void cnJsonFreeWarnings( cnLoader* L )
+{
+	for ( int i = 0; i < L->warningCount; ++i )
+	{
+		free( L->warnings[i] );
+	}
+	free( L->warnings );
+	L->warnings = NULL;
+	L->warningCount = 0;
+	L->warningCapacity = 0;
+}
+
 void cnJsonReportError( const cnLoader* L )
 {
 	cnSetError( L->errorCode != cnError_none ? L->errorCode : cnError_badInput, "%s", L->message );

@@ -58,6 +58,14 @@ typedef struct cnLoader
 	// material pairs seen so far, to reject a pair given twice
 	int ( *pairs )[3];
 	int pairCount;
+
+	// per material (once "materials" is read): whether some shape uses it, for the warnings
+	bool* materialUsed;
+
+	// warnings so far, "SOURCE: PATH: reason" each (handed to the scene, cnScene.warnings)
+	char** warnings;
+	int warningCount;
+	int warningCapacity;
 } cnLoader;
 
 // The shortest of %.15g and %.17g that reads back as a number, so 0.1 shows as 0.1 in messages.
@@ -89,6 +97,17 @@ bool cnJsonFailOutOfMemory( cnLoader* L );
 /// Fails at the current path with the message of the library call that just failed (cnGetError),
 /// after "what: " when what is not NULL; the code is cnError_badInput unless memory ran out.
 bool cnJsonLibraryFailure( cnLoader* L, const char* what );
+
+/// Records a warning "SOURCE: path: reason" (path NULL or "": "SOURCE: reason") about a valid scene;
+/// false (with the loader failed) only when memory runs out.
+bool cnJsonWarn( cnLoader* L, const char* path, const char* format, ... )
+#if defined( __GNUC__ )
+	__attribute__( ( format( printf, 3, 4 ) ) )
+#endif
+	;
+
+/// Frees the warnings the loader still owns.
+void cnJsonFreeWarnings( cnLoader* L );
 
 /// Hands the loader's first failure to cnSetError; call once the loader has cleaned up.
 void cnJsonReportError( const cnLoader* L );

@@ -1022,6 +1022,16 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 		double mass, inertia;
 		cnVec3 center;
 		cnXmlBodyMass( L, xb, &mass, &center, &inertia );
+		if ( !isfinite( mass ) || !isfinite( center.x ) || !isfinite( center.y ) )
+		{
+			// vertex masses or positions whose sums overflow
+			free( local );
+			int line = xb->line;
+			cnDestroyFosssim( f );
+			cnXmlFail( L, line, "<rigidbody>: the mass (%g kg) or the centre of mass (%g, %g) is not finite", mass,
+					   center.x, center.y );
+			return NULL;
+		}
 
 		// the body frame is FOSSSim's body space: origin at the centre of mass, axes as in the file
 		char name[32];
@@ -1059,12 +1069,27 @@ static cnFosssimScene* cnXmlBuild( cnXmlLoader* L, const char* path, const cnMet
 		bool ok = cnBody_IsValid( world, id ) && cnShape_IsValid( world, cnCreateShape( world, id, &sd ) );
 		if ( ok && xb->fixed == false )
 		{
-			if ( !( inertia > 0.0 ) )
+			if ( !( inertia > 0.0 ) || !isfinite( inertia ) )
 			{
+				// coinciding vertices, or a spread or masses whose products leave the double range
+				bool coincide = true;
+				for ( int k = 1; k < xb->vertexCount; ++k )
+				{
+					coincide = coincide && local[k].x == local[0].x && local[k].y == local[0].y;
+				}
 				free( local );
 				int line = xb->line;
 				cnDestroyFosssim( f );
-				cnXmlFail( L, line, "<rigidbody>: all vertices coincide: the moment of inertia is zero" );
+				if ( coincide )
+				{
+					cnXmlFail( L, line, "<rigidbody>: all vertices coincide: the moment of inertia is zero" );
+				}
+				else
+				{
+					cnXmlFail( L, line,
+							   "<rigidbody>: the moment of inertia sum m |x - c|^2 is zero or not finite (%g kg m^2)",
+							   inertia );
+				}
 				return NULL;
 			}
 			// planar motion reads only Izz; the other two make the tensor positive definite

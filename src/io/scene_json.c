@@ -12,6 +12,7 @@
 #include "io/json_read.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,114 @@ static bool cnLoadNoCollide( cnLoader* L, const cJSON* pairs )
 }
 
 // ---------------------------------------------------------------------------------------------
+// warnings
+
+// The JSON path of a material's key ("materials.rubber.friction"; key NULL: the material) in path.
+static void cnMaterialPath( cnLoader* L, const char* name, const char* key, char* path, size_t size )
+{
+	int saved = cnJsonPushKey( L, "materials" );
+	cnJsonPushKey( L, name );
+	if ( key != NULL )
+	{
+		cnJsonPushKey( L, key );
+	}
+	snprintf( path, size, "%s", L->path );
+	cnJsonPopPath( L, saved );
+}
+
+// Friction the world's method does not model: one warning per material (used by a shape) and per
+// material pair whose friction a contact would use, at the key that gives it.
+static bool cnWarnFriction( cnLoader* L, const cJSON* root, const cnWorldDef* def )
+{
+	uint32_t flags = cnMethod_GetFlags( def->method );
+	// the LCP methods model friction with their dantzig solver only (cnMethod_GetFlags)
+	bool lemke = ( flags & cnMethodFlag_velocityLevel ) != 0 && ( flags & cnMethodFlag_friction ) != 0 &&
+				 def->settings.velocity.lcpSolver == cnLcp_lemke;
+	if ( ( flags & cnMethodFlag_friction ) != 0 && lemke == false )
+	{
+		return true;
+	}
+	char method[96];
+	snprintf( method, sizeof( method ), "method \"%s\"%s", cnMethod_GetName( def->method ),
+			  lemke ? " with \"lcp_solver\": \"lemke\"" : "" );
+
+	// only materials some shape uses can meet in a contact
+	const bool* used = L->materialUsed;
+	int materialCount = cnWorld_GetMaterialCount( L->world );
+
+	bool ok = true;
+	const cJSON* materials = cnJsonField( root, "materials" );
+	char path[CN_JSON_PATH_CAPACITY];
+	for ( int m = 0; m < materialCount && ok; ++m )
+	{
+		cnMaterialDef md = cnMaterial_GetDef( L->world, m );
+		if ( used[m] == false || md.friction <= 0.0 )
+		{
+			continue;
+		}
+		// a material pair of used materials may still set the friction this one gives to 0
+		bool felt = false;
+		for ( int other = 0; other < materialCount && felt == false; ++other )
+		{
+			double friction = 0.0, restitution = 0.0;
+			cnWorld_GetMaterialPair( L->world, m, other, &friction, &restitution );
+			felt = used[other] && friction > 0.0;
+		}
+		if ( felt == false )
+		{
+			continue;
+		}
+		const cJSON* item = materials != NULL ? cnJsonField( materials, md.name ) : NULL;
+		bool given = item != NULL && cnJsonField( item, "friction" ) != NULL;
+		cnMaterialPath( L, md.name, given ? "friction" : NULL, path, sizeof( path ) );
+		ok = given ? cnJsonWarn( L, path, "friction %s is ignored: %s models no friction",
+								 cnJsonShowNumber( md.friction ).text, method )
+				   : cnJsonWarn( L, path,
+								 "friction %s (the default: \"friction\" is not given) is ignored: %s models no "
+								 "friction",
+								 cnJsonShowNumber( md.friction ).text, method );
+	}
+	const cJSON* pairs = cnJsonField( root, "material_pairs" );
+	for ( int k = 0; k < L->pairCount && ok; ++k )
+	{
+		int a = L->pairs[k][0], b = L->pairs[k][1], index = L->pairs[k][2];
+		const cJSON* pair = cJSON_GetArrayItem( pairs, index );
+		double friction = 0.0, restitution = 0.0;
+		cnWorld_GetMaterialPair( L->world, a, b, &friction, &restitution );
+		// a pair without "friction" keeps what its materials give, warned about above
+		if ( used[a] == false || used[b] == false || friction <= 0.0 || cnJsonField( pair, "friction" ) == NULL )
+		{
+			continue;
+		}
+		snprintf( path, sizeof( path ), "material_pairs[%d].friction", index );
+		ok = cnJsonWarn( L, path, "friction %s is ignored: %s models no friction", cnJsonShowNumber( friction ).text,
+						 method );
+	}
+	return ok;
+}
+
+// Warnings about a scene that loaded: what it asks for that its world will not do. They depend on
+// the method, so they are found once the method override (cnLoadSceneWithMethod) is applied.
+static bool cnCollectWarnings( cnLoader* L, const cJSON* root, const cnWorldDef* def )
+{
+	if ( def->planar && def->gravity.z != 0.0 )
+	{
+		// planar worlds move bodies in the xy-plane only: gravity along z does nothing
+		bool ok = cnJsonField( root, "gravity" ) != NULL
+					  ? cnJsonWarn( L, "gravity[2]", "a planar world ignores gravity off its xy-plane (z = %s m/s^2)",
+									cnJsonShowNumber( def->gravity.z ).text )
+					  : cnJsonWarn( L, "gravity",
+									"the default gravity [0, 0, -9.81] is off the xy-plane, which a planar world "
+									"ignores: give \"gravity\" in the plane, e.g. [0, -9.81, 0]" );
+		if ( ok == false )
+		{
+			return false;
+		}
+	}
+	return cnWarnFriction( L, root, def );
+}
+
+// ---------------------------------------------------------------------------------------------
 // building the scene
 
 // "$schema" lets editors find docs/scene.schema.json; the loader only checks it is a string
@@ -248,6 +357,39 @@ static char* cnBaseName( const char* path )
 		n -= 5;
 	}
 	return cnIoCopyBytes( start, n );
+}
+
+// What the run settings and gravity give must stay in range: the steps per frame and frames of a
+// run (cnRun's limits: at most 1e9 of each and 1e12 steps in all, checked here so the file is named
+// and the key path given) and gravity's acceleration (the library's limit for derived quantities,
+// 1e150, where the step's products overflow).
+static bool cnCheckRunSettings( cnLoader* L, const cJSON* root, const cnScene* settings, cnVec3 gravity )
+{
+	double k = fmax( 1.0, ceil( ( 1.0 / settings->fps ) / settings->timeStep - 1e-9 ) );
+	double frames = floor( settings->duration * settings->fps + 1e-9 ) + 1.0;
+	if ( !( k <= 1e9 ) )
+	{
+		return cnJsonFailAt( L, cnJsonField( root, "timestep" ) != NULL ? "timestep" : "fps",
+							 "steps of at most %s s at %s fps make %g steps per frame, more than 1e9",
+							 cnJsonShowNumber( settings->timeStep ).text, cnJsonShowNumber( settings->fps ).text, k );
+	}
+	if ( !( frames <= 1e9 ) || !( k * frames <= 1e12 ) )
+	{
+		return cnJsonFailAt( L, cnJsonField( root, "duration" ) != NULL ? "duration" : "fps",
+							 "%s s at %s fps in steps of at most %s s is %g frames of %g steps, more than 1e9 "
+							 "frames or 1e12 steps",
+							 cnJsonShowNumber( settings->duration ).text, cnJsonShowNumber( settings->fps ).text,
+							 cnJsonShowNumber( settings->timeStep ).text, frames, k );
+	}
+	// its length, scaled so that the squares cannot overflow
+	double largest = fmax( fabs( gravity.x ), fmax( fabs( gravity.y ), fabs( gravity.z ) ) );
+	double length = largest > 0.0 ? largest * cnLength( cnMulSV( 1.0 / largest, gravity ) ) : 0.0;
+	if ( !( length <= 1e150 ) )
+	{
+		return cnJsonFailAt( L, "gravity",
+							 "an acceleration of %g m/s^2 is above 1e150, where the step's products overflow", length );
+	}
+	return true;
 }
 
 // Reads the settings, creates the world and fills it; NULL (with L's error set) on failure.
@@ -309,6 +451,10 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnJsonReadString( L, root, "integrator", &integrator ) == false )
 	{
 		// (64 sub-steps is the library's limit: more is a mistake, not a setting)
+		return NULL;
+	}
+	if ( cnCheckRunSettings( L, root, &settings, worldDef.gravity ) == false )
+	{
 		return NULL;
 	}
 	methods->impulse.subSteps = (int)subSteps;
@@ -392,6 +538,11 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	cnJsonPopPath( L, saved );
 	if ( ok )
 	{
+		L->materialUsed = calloc( (size_t)cnWorld_GetMaterialCount( L->world ), sizeof( bool ) );
+		ok = L->materialUsed != NULL || cnJsonFailOutOfMemory( L );
+	}
+	if ( ok )
+	{
 		saved = cnJsonPushKey( L, "material_pairs" );
 		ok = cnLoadMaterialPairs( L, cnJsonField( root, "material_pairs" ) );
 		cnJsonPopPath( L, saved );
@@ -411,7 +562,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		ok = cnLoadNoCollide( L, cnJsonField( root, "no_collide" ) );
 		cnJsonPopPath( L, saved );
 	}
-	if ( ok == false )
+	if ( ok == false || cnCollectWarnings( L, root, &worldDef ) == false )
 	{
 		return NULL;
 	}
@@ -435,6 +586,10 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	}
 	scene->world = L->world;
 	L->world = NULL;
+	scene->warnings = L->warnings;
+	scene->warningCount = L->warningCount;
+	L->warnings = NULL;
+	L->warningCount = 0;
 	return scene;
 }
 
@@ -529,6 +684,8 @@ static cnScene* cnLoadText( const char* json, size_t length, const char* source,
 	free( L->bodyIds );
 	free( L->slots );
 	free( L->pairs );
+	free( L->materialUsed );
+	cnJsonFreeWarnings( L );
 	cJSON_Delete( root );
 	// the message is set after the clean-up, which calls the library
 	if ( scene == NULL )
@@ -598,6 +755,11 @@ void cnDestroyScene( cnScene* scene )
 		return;
 	}
 	cnDestroyWorld( scene->world );
+	for ( int i = 0; i < scene->warningCount; ++i )
+	{
+		free( scene->warnings[i] );
+	}
+	free( scene->warnings );
 	free( scene->name );
 	free( scene->description );
 	free( scene->path );

@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Plane normals shorter than this cannot be normalised meaningfully (the library's own limit).
-#define CN_MIN_NORMAL_LENGTH 1e-12
-
 // ---------------------------------------------------------------------------------------------
 // body and material names
 
@@ -227,7 +224,9 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 			{
 				return false;
 			}
-			if ( cnLength( def.normal ) < CN_MIN_NORMAL_LENGTH )
+			// any other finite normal, however long or short, is normalised by the library (scaled first,
+			// so [1e-200, 0, 1e-200] is as good as [1, 0, 1])
+			if ( def.normal.x == 0.0 && def.normal.y == 0.0 && def.normal.z == 0.0 )
 			{
 				return cnJsonFailAt( L, "normal", "the plane normal has zero length" );
 			}
@@ -254,6 +253,56 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 	if ( id.index < 0 )
 	{
 		return cnJsonLibraryFailure( L, NULL );
+	}
+	L->materialUsed[def.material] = true;
+	return true;
+}
+
+// Length of a finite vector for messages, scaled so that its square does not overflow.
+static double cnShowLength( cnVec3 v )
+{
+	double largest = fmax( fabs( v.x ), fmax( fabs( v.y ), fabs( v.z ) ) );
+	return largest > 0.0 ? largest * cnLength( cnMulSV( 1.0 / largest, v ) ) : 0.0;
+}
+
+// The motion a complete body starts with: the squares of its velocities and the kinetic energy they
+// give must be finite, and the acceleration of its gravity at most 1e150 (the library's limit for
+// derived quantities, which leaves room for the step's products), or the first step overflows (drag,
+// the sleep test, the gyroscopic term).
+static bool cnCheckMotion( cnLoader* L, cnBodyId id, const cnBodyDef* def, cnVec3 gravity )
+{
+	double mass = cnBody_GetMass( L->world, id );
+	double v2 = cnLengthSquared( def->linearVelocity );
+	if ( !isfinite( v2 ) || !isfinite( mass * v2 ) )
+	{
+		double speed = cnShowLength( def->linearVelocity );
+		if ( mass > 0.0 )
+		{
+			return cnJsonFailAt( L, "velocity",
+								 "a speed of %g m/s is too fast for double precision: its square or the kinetic energy "
+								 "it gives this body (%g kg) is not finite",
+								 speed, mass );
+		}
+		return cnJsonFailAt( L, "velocity",
+							 "a speed of %g m/s is too fast for double precision: its square is not finite", speed );
+	}
+	cnVec3 w = cnInvRotate( def->orientation, def->angularVelocity );
+	double w2 = cnLengthSquared( w );
+	double rotational = cnDot( w, cnMulMV( cnBody_GetLocalInertia( L->world, id ), w ) );
+	if ( !isfinite( w2 ) || !isfinite( rotational ) )
+	{
+		return cnJsonFailAt( L, "angular_velocity",
+							 "an angular speed of %g rad/s is too fast for double precision: its square or the "
+							 "rotational kinetic energy it gives this body is not finite",
+							 cnShowLength( def->angularVelocity ) );
+	}
+	double g = fabs( def->gravityScale ) * cnShowLength( gravity );
+	if ( def->type == cnBody_dynamic && !( g <= 1e150 ) )
+	{
+		return cnJsonFailAt( L, "gravity_scale",
+							 "gravity scaled by %s gives this body an acceleration of %g m/s^2, above 1e150, where the "
+							 "step's products overflow",
+							 cnJsonShowNumber( def->gravityScale ).text, g );
 	}
 	return true;
 }
@@ -410,6 +459,10 @@ bool cnJsonLoadBody( cnLoader* L, const cJSON* b )
 	{
 		cnJsonPushKey( L, "mass" );
 		return cnJsonLibraryFailure( L, NULL );
+	}
+	if ( cnCheckMotion( L, id, &def, cnWorld_GetGravity( L->world ) ) == false )
+	{
+		return false;
 	}
 
 	// attaching shapes wakes a body, so a body that starts asleep is put to sleep last

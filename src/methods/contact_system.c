@@ -120,52 +120,19 @@ void cnApplyInverseMass( const cnWorld* world, const cnDofMap* map, double* x )
 	}
 }
 
-static void cnAddBodyColumn( const cnWorld* world, const cnDofMap* map, int body, cnVec3 point, cnVec3 dir, double sign,
-							 double* column )
-{
-	int o = map->offset[body];
-	if ( o < 0 )
-	{
-		return;
-	}
-	const cnBody* b = world->bodies + body;
-	// d/dqdot of dir . (v + w x r) = (dir, r x dir)
-	cnVec3 rxd = cnCross( cnSub( point, b->center ), dir );
-	if ( map->dofsPerBody == 3 )
-	{
-		column[o + 0] += sign * dir.x;
-		column[o + 1] += sign * dir.y;
-		column[o + 2] += sign * rxd.z;
-		return;
-	}
-	column[o + 0] += sign * dir.x;
-	column[o + 1] += sign * dir.y;
-	column[o + 2] += sign * dir.z;
-	column[o + 3] += sign * rxd.x;
-	column[o + 4] += sign * rxd.y;
-	column[o + 5] += sign * rxd.z;
-}
-
-void cnJacobianColumn( const cnWorld* world, const cnDofMap* map, int bodyA, int bodyB, cnVec3 point, cnVec3 dir,
-					   double* column )
-{
-	memset( column, 0, (size_t)map->n * sizeof( double ) );
-	cnAddBodyColumn( world, map, bodyA, point, dir, -1.0, column );
-	cnAddBodyColumn( world, map, bodyB, point, dir, 1.0, column );
-}
-
-double cnFixedVelocity( const cnWorld* world, const cnDofMap* map, int bodyA, int bodyB, cnVec3 point, cnVec3 dir )
+double cnFixedVelocity( const cnWorld* world, const cnDofMap* map, int bodyA, int bodyB, cnVec3 pointA, cnVec3 pointB,
+						cnVec3 dir )
 {
 	double v = 0.0;
 	if ( map->offset[bodyB] < 0 )
 	{
 		const cnBody* b = world->bodies + bodyB;
-		v += cnDot( dir, cnAdd( b->v, cnCross( b->w, cnSub( point, b->center ) ) ) );
+		v += cnDot( dir, cnAdd( b->v, cnCross( b->w, cnSub( pointB, b->center ) ) ) );
 	}
 	if ( map->offset[bodyA] < 0 )
 	{
 		const cnBody* a = world->bodies + bodyA;
-		v -= cnDot( dir, cnAdd( a->v, cnCross( a->w, cnSub( point, a->center ) ) ) );
+		v -= cnDot( dir, cnAdd( a->v, cnCross( a->w, cnSub( pointA, a->center ) ) ) );
 	}
 	return v;
 }

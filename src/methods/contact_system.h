@@ -37,12 +37,8 @@ void cnBuildMassMatrix( const cnWorld* world, const cnDofMap* map, double* M );
 /// Multiplies by the inverse mass matrix in place (block by block): x = M^-1 x.
 void cnApplyInverseMass( const cnWorld* world, const cnDofMap* map, double* x );
 
-/// Dense Jacobian column (n) of the relative velocity of body B with respect to body A at a world
-/// point along dir: J qdot = dir . (vB + wB x rB - vA - wA x rA). Bodies without degrees of
-/// freedom contribute nothing.
-void cnJacobianColumn( const cnWorld* world, const cnDofMap* map, int bodyA, int bodyB, cnVec3 point, cnVec3 dir,
-					   double* column );
-
-/// The part of the same relative velocity that comes from bodies without degrees of freedom
-/// (kinematic bodies moving into a contact).
-double cnFixedVelocity( const cnWorld* world, const cnDofMap* map, int bodyA, int bodyB, cnVec3 point, cnVec3 dir );
+/// The part of the relative velocity dir . (vB + wB x rB - vA - wA x rA) of body B's point pointB with
+/// respect to body A's point pointA that comes from bodies without degrees of freedom (kinematic
+/// bodies moving into a contact).
+double cnFixedVelocity( const cnWorld* world, const cnDofMap* map, int bodyA, int bodyB, cnVec3 pointA, cnVec3 pointB,
+						cnVec3 dir );

@@ -297,14 +297,27 @@ double cnPenaltyEffectiveMass( const cnPenaltyBody* a, const cnPenaltyBody* b, c
 	return k > 0.0 ? 1.0 / k : 0.0;
 }
 
+// The line core of a surface point: a segment of the body along the world unit axis, from low to
+// high relative to the carrier (zero axis: a point).
+typedef struct cnPenaltyLine
+{
+	cnVec3 axis;
+	double low, high;
+} cnPenaltyLine;
+
 // What the surface point p of shape g (at xf in the world) with outward unit normal d is, and the
 // point that carries it with the body: the centre of the rounding for a rounded surface (a ball
 // rolling on the floor keeps touching it at its bottom, not at the point of the ball that touched
-// first), p itself otherwise.
-static cnPenaltySurface cnClassifySurface( const cnGeometry* g, cnTransform xf, cnVec3 p, cnVec3 d, cnVec3* carrier )
+// first), p itself otherwise. line: the core the carrier may slide along when the other side is not
+// a face (capsule segment, cylinder axis, box edge; a point otherwise).
+static cnPenaltySurface cnClassifySurface( const cnGeometry* g, cnTransform xf, cnVec3 p, cnVec3 d, cnVec3* carrier,
+										   cnPenaltyLine* line )
 {
 	*carrier = p;
+	line->axis = cnVec3_zero;
+	line->low = line->high = 0.0;
 	cnVec3 local = cnInvTransformPoint( xf, p );
+	cnVec3 zAxis = cnRotate( xf.q, cnV3( 0.0, 0.0, 1.0 ) );
 	switch ( g->type )
 	{
 		case cnShape_sphere:
@@ -315,6 +328,7 @@ static cnPenaltySurface cnClassifySurface( const cnGeometry* g, cnTransform xf, 
 			cnVec3 core = cnInvTransformPoint( xf, cnMulSub( p, g->radius, d ) );
 			double z = fmax( -g->halfHeight, fmin( g->halfHeight, core.z ) );
 			*carrier = cnTransformPoint( xf, cnV3( 0.0, 0.0, z ) );
+			*line = (cnPenaltyLine){ zAxis, -g->halfHeight - z, g->halfHeight - z };
 			return cnPenaltySurface_round;
 		}
 		case cnShape_cylinder:
@@ -329,7 +343,9 @@ static cnPenaltySurface cnClassifySurface( const cnGeometry* g, cnTransform xf, 
 			if ( radial > 1e-3 && fabs( rim - g->radius ) < tolerance &&
 				 local.x * dl.x + local.y * dl.y > ( 1.0 - 1e-9 ) * rim * radial )
 			{
-				*carrier = cnTransformPoint( xf, cnV3( 0.0, 0.0, local.z ) );
+				double z = fmax( -g->halfHeight, fmin( g->halfHeight, local.z ) );
+				*carrier = cnTransformPoint( xf, cnV3( 0.0, 0.0, z ) );
+				*line = (cnPenaltyLine){ zAxis, -g->halfHeight - z, g->halfHeight - z };
 				return cnPenaltySurface_round;
 			}
 			return rim > g->radius * cos( CN_PI / 16.0 ) - tolerance ? cnPenaltySurface_feature : cnPenaltySurface_face;
@@ -339,8 +355,18 @@ static cnPenaltySurface cnClassifySurface( const cnGeometry* g, cnTransform xf, 
 			// on an edge or a corner when two coordinates are at the box's extent
 			cnVec3 h = g->halfExtents;
 			double tolerance = 1e-6 * fmax( h.x, fmax( h.y, h.z ) );
-			int extremes = ( fabs( local.x ) > h.x - tolerance ) + ( fabs( local.y ) > h.y - tolerance ) +
-						   ( fabs( local.z ) > h.z - tolerance );
+			bool ex = fabs( local.x ) > h.x - tolerance, ey = fabs( local.y ) > h.y - tolerance,
+				 ez = fabs( local.z ) > h.z - tolerance;
+			int extremes = ex + ey + ez;
+			if ( extremes == 2 )
+			{
+				// an edge: along the coordinate that is not at the extent
+				int k = ex == false ? 0 : ey == false ? 1 : 2;
+				double c = k == 0 ? local.x : k == 1 ? local.y : local.z;
+				double e = k == 0 ? h.x : k == 1 ? h.y : h.z;
+				cnVec3 axis = cnRotate( xf.q, cnV3( k == 0, k == 1, k == 2 ) );
+				*line = (cnPenaltyLine){ axis, -e - c, e - c };
+			}
 			return extremes >= 2 ? cnPenaltySurface_feature : cnPenaltySurface_face;
 		}
 		case cnShape_plane:
@@ -419,12 +445,27 @@ static void cnPenaltyKeepPoint( const cnPenaltySystem* sys, cnPenaltyContact* pc
 	pp->normal = n;
 	pp->id = mp->id;
 	cnVec3 carrier;
-	pp->surfaceA =
-		(uint8_t)cnClassifySurface( &sa->geom, cnStageShapeTransform( world->bodies + pc->bodyA, sa, a ), pA, n, &carrier );
+	cnPenaltyLine line;
+	pp->surfaceA = (uint8_t)cnClassifySurface( &sa->geom, cnStageShapeTransform( world->bodies + pc->bodyA, sa, a ), pA, n,
+											   &carrier, &line );
 	pp->localA = cnInvRotate( a->q, cnSub( carrier, a->center ) );
+	pp->axisA = cnInvRotate( a->q, line.axis );
+	pp->lowA = line.low, pp->highA = line.high;
 	pp->surfaceB = (uint8_t)cnClassifySurface( &sb->geom, cnStageShapeTransform( world->bodies + pc->bodyB, sb, b ), pB,
-											   cnNeg( n ), &carrier );
+											   cnNeg( n ), &carrier, &line );
 	pp->localB = cnInvRotate( b->q, cnSub( carrier, b->center ) );
+	pp->axisB = cnInvRotate( b->q, line.axis );
+	pp->lowB = line.low, pp->highB = line.high;
+	// a face's normal turns with the face
+	pp->faceNormal = n;
+	if ( pp->surfaceA == cnPenaltySurface_face && pp->surfaceB != cnPenaltySurface_face )
+	{
+		pp->faceNormal = cnInvRotate( a->q, n );
+	}
+	else if ( pp->surfaceB == cnPenaltySurface_face && pp->surfaceA != cnPenaltySurface_face )
+	{
+		pp->faceNormal = cnInvRotate( b->q, n );
+	}
 }
 
 // Largest speed and acceleration of a point of a body at the loaded stage (fixed bodies: zero).
@@ -481,6 +522,56 @@ void cnPenaltyRefresh( cnPenaltySystem* sys, double tEnd )
 	cnRk_Invalidate( rk );
 }
 
+// A core of a contact point at a stage: the carrier c, the world axis of its line (zero: a point)
+// with the line's extent about c, and the radius of the rounding about it (0 for a corner or an
+// edge); a cylinder's line ends in its rims, sharp circles.
+typedef struct cnStageCore
+{
+	cnVec3 c, axis;
+	double low, high, radius;
+	bool cylinder;
+} cnStageCore;
+
+static cnStageCore cnMakeStageCore( const cnGeometry* g, const cnPenaltyBody* body, cnVec3 local, cnVec3 axis,
+									double low, double high, uint8_t surface )
+{
+	cnStageCore k;
+	k.c = cnAdd( body->center, cnRotate( body->q, local ) );
+	k.axis = cnRotate( body->q, axis );
+	k.low = low;
+	k.high = high;
+	k.radius = surface == cnPenaltySurface_round ? g->radius : 0.0;
+	k.cylinder = surface == cnPenaltySurface_round && g->type == cnShape_cylinder;
+	return k;
+}
+
+// The point of the core closest to target, and the radius of the rounding about it: the core's own
+// for a point or inside the line; a cylinder beyond its cap plane meets target at its rim, a point
+// without rounding.
+static cnVec3 cnCoreClosest( const cnStageCore* k, cnVec3 target, double* radius )
+{
+	*radius = k->radius;
+	if ( k->axis.x == 0.0 && k->axis.y == 0.0 && k->axis.z == 0.0 )
+	{
+		return k->c;
+	}
+	double t = cnDot( cnSub( target, k->c ), k->axis );
+	double tc = fmax( k->low, fmin( k->high, t ) );
+	cnVec3 q = cnMulAdd( k->c, tc, k->axis );
+	if ( k->cylinder && tc != t )
+	{
+		cnVec3 r = cnSub( target, q );
+		cnVec3 radial = cnMulSub( r, cnDot( r, k->axis ), k->axis );
+		double length = cnLength( radial );
+		if ( length > 1e-12 * k->radius )
+		{
+			*radius = 0.0;
+			return cnMulAdd( q, k->radius / length, radial );
+		}
+	}
+	return q;
+}
+
 int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc, const cnPenaltyBody* a,
 						  const cnPenaltyBody* b, cnManifoldPoint* points )
 {
@@ -493,7 +584,62 @@ int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc
 	for ( int i = 0; i < pc->pointCount; ++i )
 	{
 		const cnPenaltyPoint* pp = pc->points + i;
+		cnManifoldPoint* mp = points + i;
+		mp->id = pp->id;
+		bool faceA = pp->surfaceA == cnPenaltySurface_face, faceB = pp->surfaceB == cnPenaltySurface_face;
+
+		if ( faceA == false && faceB == false &&
+			 ( pp->surfaceA == cnPenaltySurface_round || pp->surfaceB == cnPenaltySurface_round ) )
+		{
+			// a rounded surface against a rounded one, a corner or an edge: the normal is the line
+			// between the closest points of the two cores (the centres of two spheres), so the force
+			// passes through the centre of every rounding; the cores slide along their lines
+			// (capsule segments, cylinder axes, box edges), alternately, to the closest points
+			cnStageCore kA = cnMakeStageCore( &sa->geom, a, pp->localA, pp->axisA, pp->lowA, pp->highA, pp->surfaceA );
+			cnStageCore kB = cnMakeStageCore( &sb->geom, b, pp->localB, pp->axisB, pp->lowB, pp->highB, pp->surfaceB );
+			bool lineA = cnLength( kA.axis ) > 0.0, lineB = cnLength( kB.axis ) > 0.0;
+			cnVec3 cA = kA.c, cB = kB.c;
+			double rA = kA.radius, rB = kB.radius;
+			int passes = lineA && lineB ? 4 : 1;
+			for ( int pass = 0; pass < passes; ++pass )
+			{
+				if ( lineA )
+				{
+					cA = cnCoreClosest( &kA, cB, &rA );
+				}
+				if ( lineB )
+				{
+					cB = cnCoreClosest( &kB, cA, &rB );
+				}
+			}
+			// signed: a corner or an edge may be inside the other core's rounding; a direction far
+			// from the step's normal (cores nearly coinciding) falls back to it
+			cnVec3 d = cnSub( cB, cA );
+			double length = cnLength( d ), along = cnDot( d, pp->normal );
+			cnVec3 n = pp->normal;
+			if ( length > 1e-9 * ( rA + rB ) + 1e-12 && fabs( along ) > 0.5 * length )
+			{
+				n = cnMulSV( ( along > 0.0 ? 1.0 : -1.0 ) / length, d );
+			}
+			cnVec3 pA = cnMulAdd( cA, rA, n );
+			cnVec3 pB = cnMulSub( cB, rB, n );
+			mp->separation = cnDot( cnSub( pB, pA ), n );
+			mp->point = cnLerp( pA, pB, 0.5 );
+			mp->normal = n;
+			continue;
+		}
+
+		// a face's normal turns with its body (a vertex or a ball against a turning face); two faces,
+		// or corners and edges against each other, keep the normal of the step start
 		cnVec3 n = pp->normal;
+		if ( faceA && faceB == false )
+		{
+			n = cnRotate( a->q, pp->faceNormal );
+		}
+		else if ( faceB && faceA == false )
+		{
+			n = cnRotate( b->q, pp->faceNormal );
+		}
 		cnVec3 pA = cnAdd( a->center, cnRotate( a->q, pp->localA ) );
 		if ( pp->surfaceA == cnPenaltySurface_round )
 		{
@@ -504,15 +650,15 @@ int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc
 		{
 			pB = cnMulAdd( pB, sb->geom.radius, cnRoundingDirection( &sb->geom, qB, cnNeg( n ) ) );
 		}
-		cnManifoldPoint* mp = points + i;
 		mp->separation = cnDot( cnSub( pB, pA ), n );
 		// midway between the surfaces, beside the side that carries the point: a vertex sliding on a
-		// face takes the contact with it, as the narrow phase would place it
-		if ( pp->surfaceA == cnPenaltySurface_face && pp->surfaceB != cnPenaltySurface_face )
+		// face takes the contact with it, as the narrow phase would place it, and the force acts
+		// along the face's normal through the vertex or the centre of the rounding
+		if ( faceA && faceB == false )
 		{
 			mp->point = cnMulSub( pB, 0.5 * mp->separation, n );
 		}
-		else if ( pp->surfaceB == cnPenaltySurface_face && pp->surfaceA != cnPenaltySurface_face )
+		else if ( faceB && faceA == false )
 		{
 			mp->point = cnMulAdd( pA, 0.5 * mp->separation, n );
 		}
@@ -521,7 +667,6 @@ int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc
 			mp->point = cnLerp( pA, pB, 0.5 );
 		}
 		mp->normal = n;
-		mp->id = pp->id;
 	}
 	return pc->pointCount;
 }

@@ -79,13 +79,28 @@ typedef enum cnPenaltySurface
 /// A contact point held fixed over one internal step: the two surface points as material points of
 /// their bodies, so that the contact force is a smooth function of the state within the step (the
 /// narrow phase's choice of points is not: see cnPenaltyRefresh).
+///
+/// The normal at a stage is the surface normal the carried features give at the stage's poses, so
+/// that a frictionless force acts along it through the centre of every rounding (no torque about a
+/// sphere's centre): the face's normal turned with its body when one side is a face; the line
+/// between the two cores (a sphere's centre, the closest point of a capsule's segment, of a
+/// cylinder's axis or of a box edge, a corner) when one side is rounded; the normal of the step start
+/// otherwise (two faces, two corners or edges). See cnPenaltyStagePoints.
 typedef struct cnPenaltyPoint
 {
 	/// the point on each surface, in the body frame relative to the centre of mass (for a rounded
 	/// surface the centre of the rounding)
 	cnVec3 localA, localB;
-	/// unit world normal from A to B, fixed over the step
+	/// a line core through localA / localB (capsule segment, cylinder axis, box edge): unit
+	/// direction in the body frame, zero for a point (sphere centre, corner, face point)
+	cnVec3 axisA, axisB;
+	/// extent of the line core along the axis, relative to localA / localB
+	double lowA, highA, lowB, highB;
+	/// unit world normal from A to B at the step start (the narrow phase's)
 	cnVec3 normal;
+	/// the same normal in the body frame of the face side when exactly one side is a face (it
+	/// turns with that face over the step)
+	cnVec3 faceNormal;
 	/// the narrow phase's feature id
 	uint32_t id;
 	/// cnPenaltySurface of each side

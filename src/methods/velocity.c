@@ -20,6 +20,7 @@
 #include "error.h"
 
 #include "integrate.h"
+#include "methods/bounce.h"
 #include "methods/contact_system.h"
 #include "methods/method.h"
 #include "solvers/lcp.h"
@@ -106,6 +107,10 @@ typedef struct cnVelocityPoint
 	// speculative contact: the approach speed the gap allows, max(s, 0) / h, taken by a point that
 	// does not bounce (0 when the world's speculativeContacts is off, for gr-* and explicit Euler)
 	double gapSpeed;
+	// a point that bounces this step (restitution, an impact faster than the threshold) leaves at this
+	// normal speed in its first solve (cnBounceSpeed, methods/bounce.h); false: the law -e vn
+	bool bounces;
+	double bounceTarget;
 	// a free body (dof map index) of the point; the root of its island once islands are built
 	int body;
 } cnVelocityPoint;
@@ -119,6 +124,8 @@ typedef struct cnVelocityStep
 	bool gr, projection, friction;
 	// set while an island whose reflections did not finish is solved once, inelastically
 	bool inelastic;
+	// set during an island's first solve, where bouncing points take their bounce target
+	bool firstSolve;
 	const char* name;
 
 	// per free body: world inertia and inverse inertia
@@ -228,11 +235,14 @@ static double cnRowCoupling( const cnVelocityStep* s, const cnVelocityRow* ri, c
 	return sum;
 }
 
-static void cnBuildRow( const cnVelocityStep* s, const cnContact* c, cnVec3 point, cnVec3 dir, cnVelocityRow* row )
+// The row of the relative velocity along dir of body B's point pointB with respect to body A's
+// point pointA (the same point for a normal row; each body's own surface point for a friction row).
+static void cnBuildRow( const cnVelocityStep* s, const cnContact* c, cnVec3 pointA, cnVec3 pointB, cnVec3 dir,
+						cnVelocityRow* row )
 {
-	cnBuildSide( s, c->bodyA, point, dir, -1.0, &row->offA, row->jA, row->mA );
-	cnBuildSide( s, c->bodyB, point, dir, 1.0, &row->offB, row->jB, row->mB );
-	row->fixed = cnFixedVelocity( s->world, &s->map, c->bodyA, c->bodyB, point, dir );
+	cnBuildSide( s, c->bodyA, pointA, dir, -1.0, &row->offA, row->jA, row->mA );
+	cnBuildSide( s, c->bodyB, pointB, dir, 1.0, &row->offB, row->jB, row->mB );
+	row->fixed = cnFixedVelocity( s->world, &s->map, c->bodyA, c->bodyB, pointA, pointB, dir );
 	row->diagonal = cnRowCoupling( s, row, row );
 }
 
@@ -447,9 +457,16 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 		s->findex[i] = -1;
 		double vn = cnRowVelocity( s, rows[i], s->q );
 		// w = vn_plus + e vn_minus = A z + (1 + e) vn_minus; a point that does not bounce may close its
-		// gap: w = vn_plus + s / h
+		// gap: w = vn_plus + s / h; a bouncing point's first solve: w = vn_plus - target
 		double e = cnEffectiveRestitution( s, p, vn );
-		s->b[i] = ( 1.0 + e ) * vn + ( e == 0.0 ? p->gapSpeed : 0.0 );
+		if ( p->bounces && s->firstSolve && s->inelastic == false )
+		{
+			s->b[i] = vn - p->bounceTarget;
+		}
+		else
+		{
+			s->b[i] = ( 1.0 + e ) * vn + ( e == 0.0 ? p->gapSpeed : 0.0 );
+		}
 		if ( s->friction && p->friction > 0.0 )
 		{
 			for ( int t = 0; t < p->tangentCount; ++t )
@@ -632,7 +649,15 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 		}
 		double vn = cnRowVelocity( s, row, s->q );
 		double e = cnEffectiveRestitution( s, p, vn );
-		s->ci0[i] = row->fixed + e * vn + ( e == 0.0 ? p->gapSpeed : 0.0 );
+		if ( p->bounces && s->firstSolve && s->inelastic == false )
+		{
+			// N^T v + fixed >= target
+			s->ci0[i] = row->fixed - p->bounceTarget;
+		}
+		else
+		{
+			s->ci0[i] = row->fixed + e * vn + ( e == 0.0 ? p->gapSpeed : 0.0 );
+		}
 	}
 
 	cnQpStatus status = cnSolveQpGoldfarbIdnani( n, s->G, s->g0, count, s->CI, s->ci0, s->x, s->lambda,
@@ -692,9 +717,8 @@ static void cnPushBody( const cnVelocityStep* s, cnBody* b, int k, cnVec3 r, cnV
 }
 
 // The position correction stage (see CN_VELOCITY_CORRECTION_RATE). Each point's separation is
-// followed from the step start to first order in the bodies' motion: its anchors turn with the
-// bodies (startQ: orientations at the step start) and the separation changes by the normal part of
-// their relative displacement.
+// followed from the step start to first order in the bodies' motion: its anchors (each body's
+// surface point) turn with the bodies (startQ: orientations at the step start) and move with them.
 static void cnCorrectPositions( cnVelocityStep* s, const cnQuat* startQ )
 {
 	cnWorld* world = s->world;
@@ -714,8 +738,9 @@ static void cnCorrectPositions( cnVelocityStep* s, const cnQuat* startQ )
 			cnVec3 n = mp->normal;
 			cnVec3 rA = cnRotate( a->xf.q, cnInvRotate( startQ[c->bodyA], mp->anchorA ) );
 			cnVec3 rB = cnRotate( b->xf.q, cnInvRotate( startQ[c->bodyB], mp->anchorB ) );
-			// both anchors started at the manifold point
-			double separation = mp->separation + cnDot( n, cnSub( cnAdd( b->center, rB ), cnAdd( a->center, rA ) ) );
+			// the anchors are the bodies' own surface points: their distance along the normal is the
+			// separation (at the step start, the narrow phase's)
+			double separation = cnDot( n, cnSub( cnAdd( b->center, rB ), cnAdd( a->center, rA ) ) );
 			double C = fmax( CN_VELOCITY_CORRECTION_RATE * ( separation + slop ), -CN_VELOCITY_MAX_CORRECTION );
 			if ( !( C < 0.0 ) )
 			{
@@ -794,6 +819,7 @@ static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
 	bool changed;
 	if ( s->gr == false )
 	{
+		s->firstSolve = true;
 		return cnSolveSet( s, points, count, &changed );
 	}
 
@@ -823,6 +849,7 @@ static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
 		{
 			return cnFinishInelastic( s, points, count );
 		}
+		s->firstSolve = iteration == 0;
 		if ( cnSolveSet( s, s->set, approaching, &changed ) == false )
 		{
 			return false;
@@ -967,6 +994,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 	// speculative contacts need the new velocity to be the one that moves the bodies this step, and
 	// would break generalized reflection's energy balance (a reflection from a distance)
 	bool speculative = world->def.settings.velocity.speculativeContacts && explicitEuler == false && s->gr == false;
+	bool bounceTargets = world->def.settings.velocity.speculativeContacts && explicitEuler == false;
 
 	for ( int ci = 0; ci < world->contactCount; ++ci )
 	{
@@ -997,8 +1025,9 @@ static void cnCollectPoints( cnVelocityStep* s )
 					normal = m->normal;
 				}
 
+				// the normal row acts along the normal, where the point along it does not matter
 				cnVelocityRow* row = s->rows + s->rowCount;
-				cnBuildRow( s, c, mp->point, normal, row );
+				cnBuildRow( s, c, mp->point, mp->point, normal, row );
 				if ( !( row->diagonal > 0.0 ) )
 				{
 					continue;
@@ -1027,6 +1056,23 @@ static void cnCollectPoints( cnVelocityStep* s )
 				p->row = s->rowCount++;
 				p->restitution = c->restitution;
 				p->gapSpeed = speculative && sep > 0.0 ? sep / s->h : 0.0;
+				// the energy-consistent bounce (cnBounceSpeed) replaces FOSSSim's law at the step's
+				// end, which the FOSSSim scenes keep (speculativeContacts off there)
+				p->bounces = false;
+				if ( bounceTargets && c->restitution > 0.0 )
+				{
+					double vnOld = cnRowVelocity( s, row, s->qOld );
+					double a = ( vnMinus - vnOld ) / s->h;
+					double s0 = sep > 0.0 ? sep : 0.0;
+					bool approaching = vnOld < 0.0 || ( s0 > 0.0 && vnMinus < 0.0 );
+					double threshold = s->gr ? 0.0 : world->def.restitutionThreshold;
+					if ( approaching && cnImpactSpeedSquared( s0, vnOld, a ) > threshold * threshold &&
+						 cnBounceSpeed( s0, vnOld, a, s->h, c->restitution, s0, true, &p->bounceTarget ) &&
+						 p->bounceTarget >= -s0 / s->h )
+					{
+						p->bounces = true;
+					}
+				}
 				p->friction = c->friction;
 				p->body = s->map.offset[c->bodyA] >= 0 ? s->map.offset[c->bodyA] / s->dpb : s->map.offset[c->bodyB] / s->dpb;
 				p->tangentCount = 0;
@@ -1056,10 +1102,15 @@ static void cnCollectPoints( cnVelocityStep* s )
 						tangents[tangentCount++] = t1;
 						tangents[tangentCount++] = cnCross( normal, t1 );
 					}
+					// friction acts where the bodies meet: at each body's own surface point, half the
+					// separation either side of the manifold point (for a speculative point, the
+					// midpoint would lie in the gap and lengthen both lever arms)
+					cnVec3 pointA = cnMulSub( mp->point, 0.5 * sep, normal );
+					cnVec3 pointB = cnMulAdd( mp->point, 0.5 * sep, normal );
 					for ( int t = 0; t < tangentCount; ++t )
 					{
 						cnVelocityRow* tr = s->rows + s->rowCount;
-						cnBuildRow( s, c, mp->point, tangents[t], tr );
+						cnBuildRow( s, c, pointA, pointB, tangents[t], tr );
 						if ( tr->diagonal > 0.0 )
 						{
 							p->tangentRows[p->tangentCount++] = s->rowCount++;

@@ -118,6 +118,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	context.staticSoftness = cnMakeSoft( 2.0 * hertz, settings->contactDampingRatio, h );
 	context.maxPushVelocity = settings->maxPushVelocity;
 	context.restitutionThreshold = world->def.restitutionThreshold;
+	context.gravity = world->gravity;
 
 	cnPrepareContacts( &context );
 
@@ -128,6 +129,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 		cnIntegrateVelocities( &context );
 		integrateSeconds += cnSeconds() - t0;
 
+		cnFollowSpheres( &context );
 		cnWarmStartContacts( &context );
 		cnSolveContacts( &context, true );
 
@@ -138,6 +140,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 		cnSolveContacts( &context, false );
 	}
 
+	cnFollowSpheres( &context );
 	cnApplyRestitution( &context );
 	cnStoreImpulses( &context );
 

@@ -41,8 +41,10 @@ typedef struct cnConstraintPoint
 	cnVec3 rnA, rnB, rt1A, rt1B, rt2A, rt2B;
 	// inverse inertia times the above
 	cnVec3 inA, inB, it1A, it1B, it2A, it2B;
-	// separation at the start of the step; the current one adds the normal motion of the anchors
+	// separation at the start of the step (for a sphere pair: at the last cnFollowSpheres, less the
+	// anchors' motion so far); the current one adds the normal motion of the anchors
 	double separation;
+	double startSeparation;
 	double normalImpulse, tangentImpulse1, tangentImpulse2;
 	double maxNormalImpulse;
 	double normalMass, tangentMass1, tangentMass2;
@@ -52,6 +54,18 @@ typedef struct cnConstraintPoint
 typedef struct cnContactConstraint
 {
 	int indexA, indexB;
+	// a pair of spheres: its normal follows the line of centres through the step (sphereA, sphereB:
+	// the sphere centres relative to the bodies' centres of mass at the step's start; radii)
+	bool spheres;
+	cnVec3 sphereA, sphereB;
+	double radiusA, radiusB;
+	// the line from A's sphere centre to B's at the step's start, and both bodies' velocities then
+	// (the approach speed along the turned normal is measured with them)
+	cnVec3 centerDelta;
+	cnVec3 startVA, startWA, startVB, startWB;
+	// relative acceleration of B with respect to A along the normal from gravity and forces, for the
+	// energy of a bounce
+	double normalAcceleration;
 	int contactIndex;
 	// which of the contact's manifolds this constraint solves
 	int manifoldIndex;
@@ -80,6 +94,8 @@ typedef struct cnStepContext
 	cnSoftness staticSoftness;
 	double maxPushVelocity;
 	double restitutionThreshold;
+	// the world's gravity
+	cnVec3 gravity;
 } cnStepContext;
 
 /// Soft constraint coefficients for a stiffness in Hz, a damping ratio and a time step.
@@ -91,6 +107,8 @@ void cnPrepareContacts( cnStepContext* context );
 void cnWarmStartContacts( cnStepContext* context );
 /// One pass over the contacts; useBias pushes overlap out softly, false relaxes.
 void cnSolveContacts( cnStepContext* context, bool useBias );
+/// Moves the normal of every sphere pair to its current line of centres (after a position update).
+void cnFollowSpheres( cnStepContext* context );
 /// Applies restitution to points that approached faster than the threshold.
 void cnApplyRestitution( cnStepContext* context );
 /// Writes the accumulated impulses back into the manifolds for the next step.
