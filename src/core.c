@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Defaults of the def structs, the version, names of enums and string copies.
 #include "core.h"
+#include "error.h"
 
 #include "cairn/cairn.h"
 
@@ -25,6 +26,34 @@ const char* cnShapeType_GetName( cnShapeType type )
 		return "unknown";
 	}
 	return names[type];
+}
+
+static const char* const s_finishNames[cnFinish_count] = { "plastic", "matte",	"metal", "glass",
+														  "wood",	 "marble", "rubber" };
+
+const char* cnFinish_GetName( cnFinish finish )
+{
+	if ( (int)finish < 0 || finish >= cnFinish_count )
+	{
+		return "unknown";
+	}
+	return s_finishNames[finish];
+}
+
+bool cnFinish_FromName( const char* name, cnFinish* finish )
+{
+	for ( int i = 0; name != NULL && i < cnFinish_count; ++i )
+	{
+		if ( strcmp( name, s_finishNames[i] ) == 0 )
+		{
+			*finish = (cnFinish)i;
+			cnClearError();
+			return true;
+		}
+	}
+	return cnSetError( cnError_invalidArgument,
+					   "unknown finish \"%s\" (known: plastic, matte, metal, glass, wood, marble, rubber)",
+					   name != NULL ? name : "(null)" );
 }
 
 const char* cnBodyType_GetName( cnBodyType type )
@@ -81,6 +110,8 @@ cnMaterialDef cnDefaultMaterialDef( void )
 	def.color[0] = 0.7f;
 	def.color[1] = 0.7f;
 	def.color[2] = 0.7f;
+	def.finish = cnFinish_plastic;
+	def.ior = 1.5;
 	return def;
 }
 

@@ -29,6 +29,14 @@ static bool cnValidateMaterialDef( const cnMaterialDef* def )
 	{
 		return cnSetError( cnError_invalidArgument, "material restitution must be in [0, 1] (got %g)", def->restitution );
 	}
+	if ( (int)def->finish < 0 || def->finish >= cnFinish_count )
+	{
+		return cnSetError( cnError_invalidArgument, "material finish %d is not a cnFinish", (int)def->finish );
+	}
+	if ( !isfinite( def->ior ) || def->ior < 1.0 )
+	{
+		return cnSetError( cnError_invalidArgument, "material ior must be finite and >= 1 (got %g)", def->ior );
+	}
 	if ( !isfinite( def->stiffness ) || def->stiffness < 0.0 || !isfinite( def->damping ) || def->damping < 0.0 )
 	{
 		return cnSetError( cnError_invalidArgument, "material stiffness and damping must be finite and >= 0" );

@@ -1037,6 +1037,71 @@ static void writerFailures( void )
 	cnDestroyWorld( other );
 }
 
+// ---------------------------------------------------------------------------------------------
+// appearance (format version 3)
+
+// Materials with a finish, an index of refraction and a texture make a version-3 recording that
+// reads them back shape by shape; default-looking materials keep version 1; every prefix of a
+// version-3 file is refused as truncated.
+static void appearanceRoundTrip( void )
+{
+	cnWorldDef def = cnDefaultWorldDef();
+	cnWorld* world = cnCreateWorld( &def );
+	cnMaterialDef glass = cnDefaultMaterialDef();
+	glass.finish = cnFinish_glass;
+	glass.ior = 1.33;
+	glass.color[0] = 0.2f;
+	cnMaterialDef oak = cnDefaultMaterialDef();
+	oak.finish = cnFinish_wood;
+	oak.texture = "oak.png";
+	cnMaterialId g = cnCreateMaterial( world, &glass );
+	cnMaterialId o = cnCreateMaterial( world, &oak );
+	cnBodyDef bd = cnDefaultBodyDef();
+	cnBodyId body = cnCreateBody( world, &bd );
+	cnShapeDef sd = cnDefaultShapeDef();
+	sd.material = g;
+	cnCreateShape( world, body, &sd );
+	sd.type = cnShape_box;
+	sd.material = o;
+	sd.position = cnV3( 2, 0, 0 );
+	cnCreateShape( world, body, &sd );
+	cnRecorderDef rd = cnDefaultRecorderDef();
+	cnRecorder* recorder = cnCreateRecorder( world, &rd );
+	CHECK( recorder != NULL && cnRecorder_AddFrame( recorder, world ) && cnRecorder_Finish( recorder ) );
+	size_t size = 0;
+	const uint8_t* bytes = cnRecorder_GetBytes( recorder, &size );
+	cnRecording* rec = cnLoadRecordingFromMemory( bytes, size, "appearance" );
+	CHECK( rec != NULL );
+	if ( rec != NULL )
+	{
+		CHECK( cnRecording_GetVersion( rec ) == CN_RECORDING_VERSION_APPEARANCE );
+		cnRecordedShape a = cnRecording_GetShape( rec, 0, 0 ), b = cnRecording_GetShape( rec, 0, 1 );
+		CHECK( a.finish == cnFinish_glass && a.ior == 1.33 && strcmp( a.texture, "" ) == 0 && a.color[0] == 0.2f );
+		CHECK( b.finish == cnFinish_wood && b.ior == 1.5 && strcmp( b.texture, "oak.png" ) == 0 );
+	}
+	cnDestroyRecording( rec );
+	CHECK( prefixMisses( bytes, size ) == 0 );
+	// a corrupt finish is refused
+	uint8_t* copy = malloc( size );
+	memcpy( copy, bytes, size );
+	size_t finishAt = 0;
+	for ( size_t i = 0; i + 7 < size; ++i )
+	{
+		if ( memcmp( copy + i, "oak.png", 7 ) == 0 )
+		{
+			// texture bytes follow finish (4), ior (8) and the length (4)
+			finishAt = i - 16;
+			break;
+		}
+	}
+	CHECK( finishAt > 0 );
+	copy[finishAt] = 77;
+	CHECK( cnLoadRecordingFromMemory( copy, size, "corrupt" ) == NULL && strstr( cnGetError(), "finish 77" ) != NULL );
+	free( copy );
+	cnDestroyRecorder( recorder );
+	cnDestroyWorld( world );
+}
+
 int main( void )
 {
 	RUN_TEST( roundTrip );
@@ -1047,6 +1112,7 @@ int main( void )
 	RUN_TEST( polygonByteLayout );
 	RUN_TEST( polygonBadFiles );
 	RUN_TEST( writerFailures );
+	RUN_TEST( appearanceRoundTrip );
 	remove( REC_PATH );
 	return TEST_SUMMARY();
 }

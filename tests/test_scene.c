@@ -554,6 +554,36 @@ static void test_shared_scenes_load( void )
 	closedir( dir );
 }
 
+// A material's appearance block: finish, index of refraction, colour and texture for renderers;
+// the older material-level colour still works.
+static void test_appearance( void )
+{
+	const char* json = "{ \"cairn\": 1, \"materials\": {"
+					   " \"glass\": { \"appearance\": { \"color\": [0.2, 0.4, 0.6], \"finish\": \"glass\", \"ior\": 1.33 } },"
+					   " \"oak\": { \"appearance\": { \"finish\": \"wood\", \"texture\": \"oak.png\" } },"
+					   " \"red\": { \"color\": [1, 0, 0] } },"
+					   " \"bodies\": [ { \"name\": \"b\", \"material\": \"glass\","
+					   " \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] } ] }";
+	cnScene* scene = cnLoadSceneFromString( json, "appearance.json" );
+	CHECK( scene != NULL );
+	if ( scene == NULL )
+	{
+		printf( "  %s\n", cnGetError() );
+		return;
+	}
+	cnWorld* world = scene->world;
+	cnMaterialDef glass = cnMaterial_GetDef( world, cnWorld_FindMaterial( world, "glass" ) );
+	CHECK( glass.finish == cnFinish_glass && glass.ior == 1.33 && glass.color[1] == 0.4f );
+	cnMaterialDef oak = cnMaterial_GetDef( world, cnWorld_FindMaterial( world, "oak" ) );
+	CHECK( oak.finish == cnFinish_wood && oak.texture != NULL && strcmp( oak.texture, "oak.png" ) == 0 && oak.ior == 1.5 );
+	cnMaterialDef red = cnMaterial_GetDef( world, cnWorld_FindMaterial( world, "red" ) );
+	CHECK( red.finish == cnFinish_plastic && red.color[0] == 1.0f );
+	cnDestroyScene( scene );
+	cnFinish f;
+	CHECK( cnFinish_FromName( "marble", &f ) && f == cnFinish_marble && strcmp( cnFinish_GetName( f ), "marble" ) == 0 );
+	CHECK( cnFinish_FromName( "chrome", &f ) == false && cnGetErrorCode() == cnError_invalidArgument );
+}
+
 int main( void )
 {
 	RUN_TEST( test_full_scene_settings );
@@ -567,6 +597,7 @@ int main( void )
 	RUN_TEST( test_syntax_errors );
 	RUN_TEST( test_missing_file );
 	RUN_TEST( test_error_state );
+	RUN_TEST( test_appearance );
 	RUN_TEST( test_method_override );
 	RUN_TEST( test_bad_fixtures );
 	RUN_TEST( test_shared_scenes_load );

@@ -73,6 +73,12 @@ CN_API const char* cnMethod_GetNameList( void );
 /// Name of a shape type ("sphere", "box", ...).
 CN_API const char* cnShapeType_GetName( cnShapeType type );
 
+/// Name of a finish ("plastic", "matte", "metal", "glass", "wood", "marble", "rubber").
+CN_API const char* cnFinish_GetName( cnFinish finish );
+
+/// Parses a finish name; returns false (with the error set) when the name is unknown.
+CN_API bool cnFinish_FromName( const char* name, cnFinish* finish );
+
 /// Name of a body type ("static", "kinematic", "dynamic").
 CN_API const char* cnBodyType_GetName( cnBodyType type );
 

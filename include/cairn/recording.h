@@ -19,13 +19,21 @@ extern "C" {
 /// The eight bytes every recording starts with.
 #define CN_RECORDING_MAGIC "CAIRNREC"
 
-/// Newest version of the byte layout this build writes and reads. Version 2 added polygon shapes;
-/// the writer writes version 1 when no recorded shape is a polygon (the layouts are then the same),
-/// so older readers keep reading those files. The reader reads versions 1 to CN_RECORDING_VERSION.
-#define CN_RECORDING_VERSION 2
+/// Newest version of the byte layout this build writes and reads. Version 2 added polygon shapes,
+/// version 3 each shape's appearance (finish, index of refraction, texture); the writer writes the
+/// oldest version that holds what it records (1 without polygons or appearance: the layouts are then
+/// the same), so older readers keep reading those files. The reader reads versions 1 to
+/// CN_RECORDING_VERSION.
+#define CN_RECORDING_VERSION 3
 
 /// The first version that can hold polygon shapes.
 #define CN_RECORDING_VERSION_POLYGON 2
+
+/// The first version that holds each shape's appearance (finish, ior, texture).
+#define CN_RECORDING_VERSION_APPEARANCE 3
+
+/// Longest texture file name a recording holds (bytes).
+#define CN_RECORDING_MAX_TEXTURE 4096
 
 /// Most vertices of a recorded polygon (the library's own limit for a polygon shape).
 #define CN_RECORDING_MAX_POLYGON_VERTICES 32767
@@ -37,7 +45,7 @@ typedef struct cnRecorder cnRecorder;
 typedef struct cnRecording cnRecording;
 
 /// A shape as stored in a recording: the size fields of its type, its pose in the body frame and
-/// the colour of its material (linear RGB in [0, 1]).
+/// the appearance of its material (colour in linear RGB in [0, 1], finish, ior, texture).
 typedef struct cnRecordedShape
 {
 	cnShapeType type;
@@ -57,6 +65,11 @@ typedef struct cnRecordedShape
 	/// shape frame relative to the body frame
 	cnTransform localPose;
 	float color[3];
+	/// finish and index of refraction (plastic and 1.5 in files older than version 3)
+	cnFinish finish;
+	double ior;
+	/// texture image file name, owned by the recording ("" when none)
+	const char* texture;
 } cnRecordedShape;
 
 // ---------------------------------------------------------------------------------------------

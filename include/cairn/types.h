@@ -299,6 +299,27 @@ typedef struct cnBodyDef
 // ---------------------------------------------------------------------------------------------
 // materials
 
+/// How a material's surface looks in renders and exports (POV-Ray textures, glTF PBR materials);
+/// the simulation never reads it.
+typedef enum cnFinish
+{
+	/// smooth with soft highlights (the default)
+	cnFinish_plastic = 0,
+	/// no highlights (chalk, cloth, concrete)
+	cnFinish_matte,
+	/// metallic reflection tinted by the colour
+	cnFinish_metal,
+	/// transparent and refracting by the material's ior
+	cnFinish_glass,
+	/// wood grain in the colour
+	cnFinish_wood,
+	/// veined stone in the colour
+	cnFinish_marble,
+	/// dark, soft and barely shiny
+	cnFinish_rubber,
+	cnFinish_count
+} cnFinish;
+
 /// Material settings. Values of two materials in contact are combined (see cnMixFriction).
 typedef struct cnMaterialDef
 {
@@ -316,8 +337,12 @@ typedef struct cnMaterialDef
 	double damping;
 	/// display colour, linear RGB in [0, 1]
 	float color[3];
-	/// optional texture file name for renderers (copied)
+	/// optional texture image file for renderers (copied)
 	const char* texture;
+	/// surface finish for renderers
+	cnFinish finish;
+	/// index of refraction of a glass finish (>= 1; 1.5 by default)
+	double ior;
 } cnMaterialDef;
 
 // ---------------------------------------------------------------------------------------------
@@ -575,7 +600,7 @@ CN_API cnRunDef cnDefaultRunDef( void );
 /// Body defaults: dynamic, at the origin, at rest, gravity scale 1, may sleep.
 CN_API cnBodyDef cnDefaultBodyDef( void );
 
-/// Material defaults: density 1000, friction 0.6, restitution 0.
+/// Material defaults: density 1000, friction 0.6, restitution 0, grey plastic, ior 1.5.
 CN_API cnMaterialDef cnDefaultMaterialDef( void );
 
 /// Shape defaults: a unit sphere at the body origin with material 0.

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 // ---------------------------------------------------------------------------------------------
 // reader
@@ -36,6 +37,8 @@ struct cnRecording
 	// the vertices of every polygon, in shape order; each polygon shape points into this array
 	cnVec3* vertices;
 	size_t vertexCount;
+	// texture names of the shapes (version 3), one allocation each; NULL entries read as ""
+	char** textures;
 	double* times;
 	// frameCount * bodyCount transforms, frame major
 	cnTransform* transforms;
@@ -104,6 +107,9 @@ static const char* cnReadShape( const uint8_t* p, uint32_t version, cnRecordedSh
 	s->type = (cnShapeType)type;
 	s->vertexCount = 0;
 	s->vertices = NULL;
+	s->finish = cnFinish_plastic;
+	s->ior = 1.5;
+	s->texture = "";
 	s->radius = v[0];
 	s->halfExtents = cnV3( v[1], v[2], v[3] );
 	s->halfHeight = v[4];
@@ -194,6 +200,45 @@ static bool cnReadPolygonVertices( cnReader* r, cnRecording* rec, size_t* vertex
 	}
 	rec->vertexCount += n;
 	shape->vertexCount = (int)n;
+	return true;
+}
+
+// Reads the appearance that follows a shape record in version 3: finish (u32), ior (f64), texture
+// (u32 length and bytes). False with the error set when it is truncated or invalid.
+static bool cnReadAppearance( cnReader* r, cnRecording* rec, int shapeIndex, cnRecordedShape* shape, const char* path,
+							  uint32_t body, uint32_t j, const char* bodyName )
+{
+	const uint8_t* p = cnReader_Take( r, 4 + 8 + 4 );
+	if ( p == NULL )
+	{
+		return cnSetError( cnError_badInput, "%s: truncated: the file ends inside the appearance of shape %u of body %u (\"%s\")",
+						   path, j, body, bodyName );
+	}
+	uint32_t finish = cnGetU32( p );
+	double ior = cnGetF64( p + 4 );
+	uint32_t length = cnGetU32( p + 12 );
+	if ( finish >= (uint32_t)cnFinish_count || !( ior >= 1.0 ) || !isfinite( ior ) || length > CN_RECORDING_MAX_TEXTURE )
+	{
+		return cnSetError( cnError_badInput,
+						   "%s: corrupt: shape %u of body %u (\"%s\") has finish %u, ior %g or a texture name of %u bytes",
+						   path, j, body, bodyName, finish, ior, length );
+	}
+	const uint8_t* name = cnReader_Take( r, length );
+	if ( name == NULL )
+	{
+		return cnSetError( cnError_badInput, "%s: truncated: the file ends inside the texture name of shape %u of body %u",
+						   path, j, body );
+	}
+	shape->finish = (cnFinish)finish;
+	shape->ior = ior;
+	if ( length > 0 )
+	{
+		rec->textures[shapeIndex] = cnIoCopyBytes( (const char*)name, length );
+		if ( rec->textures[shapeIndex] == NULL )
+		{
+			return cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+		}
+	}
 	return true;
 }
 
@@ -314,12 +359,18 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 				capacity = capacity > INT32_MAX / 2 ? INT32_MAX : capacity * 2;
 			}
 			cnRecordedShape* shapes = realloc( rec->shapes, sizeof( cnRecordedShape ) * (size_t)capacity );
-			if ( shapes == NULL )
+			if ( shapes != NULL )
+			{
+				rec->shapes = shapes;
+			}
+			char** textures = shapes != NULL ? realloc( rec->textures, sizeof( char* ) * (size_t)capacity ) : NULL;
+			if ( textures == NULL )
 			{
 				cnSetError( cnError_outOfMemory, "%s: out of memory", path );
 				return false;
 			}
-			rec->shapes = shapes;
+			memset( textures + shapeCapacity, 0, sizeof( char* ) * (size_t)( capacity - shapeCapacity ) );
+			rec->textures = textures;
 			shapeCapacity = capacity;
 		}
 		for ( uint32_t j = 0; j < shapeCount; ++j )
@@ -341,6 +392,11 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 							   body->name, reason );
 				return false;
 			}
+			if ( version >= CN_RECORDING_VERSION_APPEARANCE &&
+				 cnReadAppearance( &r, rec, rec->shapeCount, shape, path, i, j, body->name ) == false )
+			{
+				return false;
+			}
 			char polygonError[160];
 			if ( shape->type == cnShape_polygon &&
 				 cnReadPolygonVertices( &r, rec, &vertexCapacity, shape, polygonError, sizeof( polygonError ) ) ==
@@ -353,10 +409,12 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 			rec->shapeCount += 1;
 		}
 	}
-	// the vertex array no longer moves: point every polygon at its vertices, stored in shape order
+	// the vertex array no longer moves: point every polygon at its vertices, stored in shape order;
+	// likewise every shape at its texture name
 	size_t nextVertex = 0;
 	for ( int k = 0; k < rec->shapeCount; ++k )
 	{
+		rec->shapes[k].texture = rec->textures[k] != NULL ? rec->textures[k] : "";
 		if ( rec->shapes[k].type == cnShape_polygon )
 		{
 			rec->shapes[k].vertices = rec->vertices + nextVertex;
@@ -497,6 +555,11 @@ void cnDestroyRecording( cnRecording* recording )
 	}
 	free( recording->bodies );
 	free( recording->sceneName );
+	for ( int i = 0; recording->textures != NULL && i < recording->shapeCount; ++i )
+	{
+		free( recording->textures[i] );
+	}
+	free( recording->textures );
 	free( recording->shapes );
 	free( recording->vertices );
 	free( recording->times );

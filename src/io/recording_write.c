@@ -173,6 +173,26 @@ cnRecorderDef cnDefaultRecorderDef( void )
 	return def;
 }
 
+// Whether a recorded shape's material looks other than the defaults (plastic, ior 1.5, no texture):
+// then the file needs version 3.
+static bool cnNeedsAppearance( const cnRecorder* r )
+{
+	bool needs = false;
+	for ( int i = 0; i < r->bodyCount && needs == false; ++i )
+	{
+		int count = cnBody_GetShapeCount( r->world, r->bodies[i] );
+		cnShapeId* shapes = malloc( sizeof( cnShapeId ) * (size_t)( count > 0 ? count : 1 ) );
+		count = shapes != NULL ? cnBody_GetShapes( r->world, r->bodies[i], shapes, count ) : 0;
+		for ( int j = 0; j < count && needs == false; ++j )
+		{
+			cnMaterialDef m = cnMaterial_GetDef( r->world, cnShape_GetDef( r->world, shapes[j] ).material );
+			needs = m.finish != cnFinish_plastic || m.ior != 1.5 || ( m.texture != NULL && m.texture[0] != 0 );
+		}
+		free( shapes );
+	}
+	return needs;
+}
+
 // Describes the recorded bodies and their shapes into b after the fixed header; returns the format
 // version they need (1 unless a polygon needs 2), or 0 with the error set.
 static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
@@ -184,8 +204,9 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 		shapeCapacity = 64
 	};
 	cnShapeId shapes[shapeCapacity];
-	// the file is version 1 unless a polygon needs version 2, so older readers keep reading it
-	uint32_t version = 1;
+	// the file is version 1 unless a polygon needs version 2 or an appearance version 3, so older
+	// readers keep reading it
+	uint32_t version = cnNeedsAppearance( r ) ? CN_RECORDING_VERSION_APPEARANCE : 1;
 	int badPolygonBody = -1;
 	for ( int i = 0; i < r->bodyCount && badPolygonBody < 0; ++i )
 	{
@@ -229,6 +250,14 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 			cnBytes_F32( b, cnClampColor( material.color[0] ) );
 			cnBytes_F32( b, cnClampColor( material.color[1] ) );
 			cnBytes_F32( b, cnClampColor( material.color[2] ) );
+			if ( version >= CN_RECORDING_VERSION_APPEARANCE )
+			{
+				const char* texture = material.texture != NULL ? material.texture : "";
+				size_t length = strlen( texture );
+				cnBytes_U32( b, (uint32_t)material.finish );
+				cnBytes_F64( b, material.ior );
+				cnBytes_String( b, length <= CN_RECORDING_MAX_TEXTURE ? texture : "" );
+			}
 			if ( def.type == cnShape_polygon )
 			{
 				// the library never holds a polygon outside these bounds; a def that did would make a
@@ -241,7 +270,7 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 					badPolygonBody = i;
 					break;
 				}
-				version = CN_RECORDING_VERSION_POLYGON;
+				version = version > CN_RECORDING_VERSION_POLYGON ? version : CN_RECORDING_VERSION_POLYGON;
 				cnBytes_U32( b, (uint32_t)def.vertexCount );
 				for ( int k = 0; k < def.vertexCount; ++k )
 				{

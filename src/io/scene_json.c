@@ -22,7 +22,74 @@
 
 
 static const char* const cnMaterialKeys[] = { "density", "friction", "restitution", "stiffness",
-											  "damping", "color",    "texture" };
+											  "damping", "color",	 "texture",		"appearance" };
+
+static const char* const cnAppearanceKeys[] = { "color", "finish", "texture", "ior" };
+
+// Reads a colour [r, g, b] at key of obj into color (left alone when absent).
+static bool cnReadColor( cnLoader* L, const cJSON* obj, float color[3] )
+{
+	const cJSON* item = cnJsonField( obj, "color" );
+	if ( item == NULL )
+	{
+		return true;
+	}
+	double rgb[3];
+	int path = cnJsonPushKey( L, "color" );
+	if ( cnJsonArrayValue( L, item, 3, "[r, g, b] each in [0, 1]", cnJsonCheck_unit, rgb ) == false )
+	{
+		return false;
+	}
+	cnJsonPopPath( L, path );
+	color[0] = (float)rgb[0];
+	color[1] = (float)rgb[1];
+	color[2] = (float)rgb[2];
+	return true;
+}
+
+// A material's "appearance" block: how renders and exports show it (colour, finish, texture image,
+// index of refraction of glass). The older material-level "color" and "texture" keys still work,
+// but not together with the block's.
+static bool cnLoadAppearance( cnLoader* L, const cJSON* m, cnMaterialDef* def )
+{
+	const cJSON* a = cnJsonField( m, "appearance" );
+	if ( a == NULL )
+	{
+		return cnReadColor( L, m, def->color );
+	}
+	if ( cnJsonField( m, "color" ) != NULL || cnJsonField( m, "texture" ) != NULL )
+	{
+		return cnJsonFailAt( L, cnJsonField( m, "color" ) != NULL ? "color" : "texture",
+							 "give the colour and texture in \"appearance\" or beside it, not both" );
+	}
+	int saved = cnJsonPushKey( L, "appearance" );
+	if ( cJSON_IsObject( a ) == false )
+	{
+		return cnJsonFail( L, "expected an object {\"color\", \"finish\", \"texture\", \"ior\"}, got %s", cnJsonKind( a ) );
+	}
+	const char* finish = NULL;
+	double ior = def->ior;
+	if ( cnJsonCheckKeys( L, a, cnAppearanceKeys, CN_COUNT( cnAppearanceKeys ), "an appearance" ) == false ||
+		 cnReadColor( L, a, def->color ) == false || cnJsonReadString( L, a, "finish", &finish ) == false ||
+		 cnJsonReadString( L, a, "texture", &def->texture ) == false ||
+		 cnJsonReadNumber( L, a, "ior", cnJsonCheck_positive, &ior ) == false )
+	{
+		return false;
+	}
+	if ( finish != NULL && cnFinish_FromName( finish, &def->finish ) == false )
+	{
+		return cnJsonFailAt( L, "finish",
+							 "unknown finish \"%s\" (allowed: plastic, matte, metal, glass, wood, marble, rubber)",
+							 finish );
+	}
+	if ( ior < 1.0 )
+	{
+		return cnJsonFailAt( L, "ior", "an index of refraction must be >= 1 (got %g)", ior );
+	}
+	def->ior = ior;
+	cnJsonPopPath( L, saved );
+	return true;
+}
 
 static bool cnLoadMaterials( cnLoader* L, const cJSON* materials )
 {
@@ -56,29 +123,15 @@ static bool cnLoadMaterials( cnLoader* L, const cJSON* materials )
 		}
 		cnMaterialDef def = cnDefaultMaterialDef();
 		def.name = name;
-		double color[3] = { def.color[0], def.color[1], def.color[2] };
-		const cJSON* colorItem = cnJsonField( m, "color" );
 		if ( cnJsonReadNumber( L, m, "density", cnJsonCheck_positive, &def.density ) == false ||
 			 cnJsonReadNumber( L, m, "friction", cnJsonCheck_nonNegative, &def.friction ) == false ||
 			 cnJsonReadNumber( L, m, "restitution", cnJsonCheck_unit, &def.restitution ) == false ||
 			 cnJsonReadNumber( L, m, "stiffness", cnJsonCheck_nonNegative, &def.stiffness ) == false ||
 			 cnJsonReadNumber( L, m, "damping", cnJsonCheck_nonNegative, &def.damping ) == false ||
-			 cnJsonReadString( L, m, "texture", &def.texture ) == false )
+			 cnJsonReadString( L, m, "texture", &def.texture ) == false || cnLoadAppearance( L, m, &def ) == false )
 		{
 			return false;
 		}
-		if ( colorItem != NULL )
-		{
-			int colorPath = cnJsonPushKey( L, "color" );
-			if ( cnJsonArrayValue( L, colorItem, 3, "[r, g, b] each in [0, 1]", cnJsonCheck_unit, color ) == false )
-			{
-				return false;
-			}
-			cnJsonPopPath( L, colorPath );
-		}
-		def.color[0] = (float)color[0];
-		def.color[1] = (float)color[1];
-		def.color[2] = (float)color[2];
 
 		// "default" is material 0, which every world has from the start
 		cnMaterialId existing = cnWorld_FindMaterial( L->world, name );
