@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Cairn needs to build and test on Debian 12 (run as root, or with sudo available).
 set -euo pipefail
-packages=(cmake make gcc clang pkg-config libcjson-dev libxml2-dev blender)
+packages=(cmake make gcc clang pkg-config libcjson-dev libxml2-dev libpng-dev povray ffmpeg blender librsvg2-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -34,6 +34,9 @@ int cliInfoMain( int argc, char** argv );
 int cliDemoMain( int argc, char** argv );
 int cliBenchMain( int argc, char** argv );
 int cliCompareMain( int argc, char** argv );
+int cliPlotMain( int argc, char** argv );
+int cliRenderMain( int argc, char** argv );
+int cliExportMain( int argc, char** argv );
 
 /// Help texts of the commands.
 extern const char cliRunHelp[];
@@ -41,6 +44,9 @@ extern const char cliInfoHelp[];
 extern const char cliDemoHelp[];
 extern const char cliBenchHelp[];
 extern const char cliCompareHelp[];
+extern const char cliPlotHelp[];
+extern const char cliRenderHelp[];
+extern const char cliExportHelp[];
 
 /// The built-in demo scene (scenes/bouncing_balls.json embedded at build time; "" if it was missing).
 extern const unsigned char cnDemoSceneJson[];
@@ -91,6 +97,12 @@ cnScene* cliLoadRunScene( const char* path, const char* method, cnFosssimScene**
 /// each, skipping lines this process has printed already. cliLoadScene and cliLoadRunScene call it.
 void cliPrintWarnings( const cnScene* scene );
 
+/// Loads what `render` and `export` draw: a recording file as it is, or a scene (JSON) run into a
+/// recording in memory at fps (<= 0: the scene's), with a progress line unless quiet; *scene then
+/// holds the scene (for its cameras; NULL for a recording). NULL after printing an error, with
+/// *status the exit status.
+cnRecording* cliLoadRecordingInput( const char* path, double fps, bool quiet, cnScene** scene, int* status );
+
 /// Destroys what cliLoadRunScene returned.
 void cliDestroyRunScene( cnScene* scene, cnFosssimScene* fosssim );
 
@@ -104,6 +116,9 @@ void cliCatchInterrupts( cnWorld* world );
 /// Restores the default handlers; returns whether an interrupt arrived since cliCatchInterrupts.
 bool cliReleaseInterrupts( void );
 
+/// Whether an interrupt arrived since cliCatchInterrupts (handlers kept).
+bool cliInterrupted( void );
+
 // ---------------------------------------------------------------------------------------------
 // the simulation of `run` and `demo`
 
@@ -115,6 +130,9 @@ typedef struct cliRunConfig
 	/// output files, NULL for none
 	const char* csvPath;
 	const char* recordPath;
+	/// when set, every body is also recorded into memory and the recording handed back here (the
+	/// caller destroys it): what `render` and `export` draw a scene from
+	cnRecording** memoryRecording;
 	/// comma-separated body names the outputs are limited to (NULL: CSV every non-static body,
 	/// recording every body)
 	const char* bodies;

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli.h"
+#include "svg_plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -355,221 +356,36 @@ static void cmpPrintRow( const cmpRun* run )
 // ---------------------------------------------------------------------------------------------
 // the SVG plot
 
-// Writes text for XML character data or an attribute value: escapes the markup characters and
-// replaces control characters, which XML 1.0 does not allow at all.
-static void cmpWriteXmlText( FILE* file, const char* text )
+// The energy E = kinetic + potential of a run's samples over time, for the plotter.
+static void cmpEnergyPoint( const void* data, int i, double* x, double* y )
 {
-	for ( const unsigned char* c = (const unsigned char*)text; *c != 0; ++c )
-	{
-		switch ( *c )
-		{
-			case '&':
-				fputs( "&amp;", file );
-				break;
-			case '<':
-				fputs( "&lt;", file );
-				break;
-			case '>':
-				fputs( "&gt;", file );
-				break;
-			case '"':
-				fputs( "&quot;", file );
-				break;
-			default:
-				fputc( *c < 0x20 ? '?' : *c, file );
-				break;
-		}
-	}
+	const cmpSample* s = ( (const cmpRun*)data )->series + i;
+	*x = s->time;
+	*y = s->kinetic + s->potential;
 }
 
-// A round tick spacing near span / count: 1, 2 or 5 times a power of ten.
-static double cmpNiceStep( double span, int count )
-{
-	double raw = span / count;
-	double power = pow( 10.0, floor( log10( raw ) ) );
-	double f = raw / power;
-	double nice = f < 1.5 ? 1.0 : ( f < 3.0 ? 2.0 : ( f < 7.0 ? 5.0 : 10.0 ) );
-	return nice * power;
-}
-
-// Formats a tick value with just enough significant digits to tell ticks step apart.
-static void cmpFormatTick( char* buffer, size_t size, double value, double step, double largest )
-{
-	int digits = (int)floor( log10( fmax( largest, step ) ) ) - (int)floor( log10( step ) ) + 1;
-	digits = digits < 1 ? 1 : ( digits > 15 ? 15 : digits );
-	snprintf( buffer, size, "%.*g", digits, value );
-}
-
-// Axis from lo to hi with round ticks; widens the range to whole ticks.
-typedef struct cmpAxis
-{
-	double lo, hi, step;
-	int ticks;
-} cmpAxis;
-
-static cmpAxis cmpMakeAxis( double lo, double hi )
-{
-	cmpAxis axis;
-	if ( hi - lo <= 1e-12 * fmax( 1.0, fmax( fabs( lo ), fabs( hi ) ) ) )
-	{
-		// a flat line: centre it in a band of a thousandth of its value (or of 1)
-		double pad = 1e-3 * fmax( 1.0, fabs( hi ) );
-		lo -= pad;
-		hi += pad;
-	}
-	axis.step = cmpNiceStep( hi - lo, 6 );
-	axis.lo = floor( lo / axis.step ) * axis.step;
-	axis.hi = ceil( hi / axis.step ) * axis.step;
-	axis.ticks = (int)floor( ( axis.hi - axis.lo ) / axis.step + 0.5 ) + 1;
-	return axis;
-}
-
-// Tick i of an axis; exactly 0 where it should be, not 1e-17.
-static double cmpTick( const cmpAxis* axis, int i )
-{
-	double v = axis->lo + i * axis->step;
-	return fabs( v ) < 1e-9 * axis->step ? 0.0 : v;
-}
-
-enum
-{
-	cmpSvgWidth = 900,
-	cmpSvgHeight = 520,
-	cmpPlotLeft = 100,
-	cmpPlotRight = 670,
-	cmpPlotTop = 50,
-	cmpPlotBottom = 460,
-};
-
-static const char* const cmpColors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-										 "#9467bd", "#8c564b", "#e377c2", "#17becf" };
-
-static double cmpMapX( const cmpAxis* x, double t )
-{
-	return cmpPlotLeft + ( t - x->lo ) / ( x->hi - x->lo ) * ( cmpPlotRight - cmpPlotLeft );
-}
-
-static double cmpMapY( const cmpAxis* y, double e )
-{
-	return cmpPlotBottom - ( e - y->lo ) / ( y->hi - y->lo ) * ( cmpPlotBottom - cmpPlotTop );
-}
-
-// One polyline per run. Long series are thinned per pixel column to the column's first, lowest,
-// highest and last sample, so spikes survive and the file stays small.
-static void cmpWritePolyline( FILE* file, const cmpRun* run, const cmpAxis* x, const cmpAxis* y, const char* color )
-{
-	fprintf( file, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color );
-	const cmpSample* s = run->series;
-	int n = run->seriesCount;
-	int i = 0;
-	while ( i < n )
-	{
-		int column = (int)floor( cmpMapX( x, s[i].time ) );
-		int first = i, lo = i, hi = i, last = i;
-		while ( i < n && (int)floor( cmpMapX( x, s[i].time ) ) == column )
-		{
-			double e = s[i].kinetic + s[i].potential;
-			lo = e < s[lo].kinetic + s[lo].potential ? i : lo;
-			hi = e > s[hi].kinetic + s[hi].potential ? i : hi;
-			last = i;
-			++i;
-		}
-		int keep[4] = { first, lo < hi ? lo : hi, lo < hi ? hi : lo, last };
-		for ( int j = 0; j < 4; ++j )
-		{
-			if ( j > 0 && keep[j] == keep[j - 1] )
-			{
-				continue;
-			}
-			const cmpSample* p = s + keep[j];
-			fprintf( file, "%.2f,%.2f ", cmpMapX( x, p->time ), cmpMapY( y, p->kinetic + p->potential ) );
-		}
-	}
-	fputs( "\"/>\n", file );
-}
-
+// One line per method, with a legend, on one panel (svg_plot.c).
 static void cmpWriteSvg( FILE* file, const char* title, const cmpRun* runs, int runCount, double duration )
 {
-	// ranges over every kept sample
-	double lo = INFINITY, hi = -INFINITY;
+	svgSeries series[cnMethod_count];
+	char labels[cnMethod_count][64];
 	for ( int r = 0; r < runCount; ++r )
 	{
-		for ( int i = 0; i < runs[r].seriesCount; ++i )
-		{
-			double e = runs[r].series[i].kinetic + runs[r].series[i].potential;
-			lo = fmin( lo, e );
-			hi = fmax( hi, e );
-		}
+		snprintf( labels[r], sizeof( labels[r] ), "%s%s", cnMethod_GetName( runs[r].method ),
+				  runs[r].failed ? " (failed)" : "" );
+		series[r] = ( svgSeries ){ labels[r], 0, runs[r].seriesCount, cmpEnergyPoint, runs + r };
 	}
-	if ( lo > hi )
-	{
-		lo = hi = 0.0;
-	}
-	cmpAxis x = cmpMakeAxis( 0.0, duration );
-	cmpAxis y = cmpMakeAxis( lo, hi );
-
-	fprintf( file,
-			 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-			 "font-family=\"sans-serif\" font-size=\"12\">\n"
-			 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-			 cmpSvgWidth, cmpSvgHeight, cmpSvgWidth, cmpSvgHeight );
-	fprintf( file, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">",
-			 ( cmpPlotLeft + cmpPlotRight ) / 2 );
-	cmpWriteXmlText( file, title );
-	fputs( "</text>\n", file );
-
-	// grid, ticks and their labels
-	char label[64];
-	for ( int i = 0; i < x.ticks; ++i )
-	{
-		double t = cmpTick( &x, i );
-		double px = cmpMapX( &x, t );
-		cmpFormatTick( label, sizeof( label ), t, x.step, fmax( fabs( x.lo ), fabs( x.hi ) ) );
-		fprintf( file,
-				 "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#e0e0e0\"/>\n"
-				 "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"black\"/>\n"
-				 "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-				 px, cmpPlotTop, px, cmpPlotBottom, px, cmpPlotBottom, px, cmpPlotBottom + 5, px, cmpPlotBottom + 20,
-				 label );
-	}
-	for ( int i = 0; i < y.ticks; ++i )
-	{
-		double e = cmpTick( &y, i );
-		double py = cmpMapY( &y, e );
-		cmpFormatTick( label, sizeof( label ), e, y.step, fmax( fabs( y.lo ), fabs( y.hi ) ) );
-		fprintf( file,
-				 "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#e0e0e0\"/>\n"
-				 "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"black\"/>\n"
-				 "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n",
-				 cmpPlotLeft, py, cmpPlotRight, py, cmpPlotLeft - 5, py, cmpPlotLeft, py, cmpPlotLeft - 8, py + 4,
-				 label );
-	}
-	fprintf( file,
-			 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n"
-			 "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (s)</text>\n"
-			 "<text x=\"20\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 20 %d)\">"
-			 "E = kinetic + potential (J)</text>\n",
-			 cmpPlotLeft, cmpPlotTop, cmpPlotRight - cmpPlotLeft, cmpPlotBottom - cmpPlotTop,
-			 ( cmpPlotLeft + cmpPlotRight ) / 2, cmpPlotBottom + 45, ( cmpPlotTop + cmpPlotBottom ) / 2,
-			 ( cmpPlotTop + cmpPlotBottom ) / 2 );
-
-	// one line per method, then the legend
-	int colorCount = (int)( sizeof( cmpColors ) / sizeof( cmpColors[0] ) );
-	for ( int r = 0; r < runCount; ++r )
-	{
-		cmpWritePolyline( file, runs + r, &x, &y, cmpColors[r % colorCount] );
-	}
-	for ( int r = 0; r < runCount; ++r )
-	{
-		int ly = cmpPlotTop + 10 + 20 * r;
-		fprintf( file,
-				 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n"
-				 "<text x=\"%d\" y=\"%d\">%s%s</text>\n",
-				 cmpPlotRight + 20, ly, cmpPlotRight + 45, ly, cmpColors[r % colorCount], cmpPlotRight + 52, ly + 4,
-				 cnMethod_GetName( runs[r].method ), runs[r].failed ? " (failed)" : "" );
-	}
-	fputs( "</svg>\n", file );
+	const svgPanel panel = { "E = kinetic + potential (J)" };
+	svgPlot plot = { 0 };
+	plot.title = title;
+	plot.xLabel = "time (s)";
+	plot.xMin = 0.0;
+	plot.xMax = duration;
+	plot.panels = &panel;
+	plot.panelCount = 1;
+	plot.series = series;
+	plot.seriesCount = runCount;
+	svgWritePlot( file, &plot );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,9 @@ static const cliCommand s_commands[] = {
 	{ "demo", "run the built-in demo scene and write its outputs", cliDemoHelp, cliDemoMain },
 	{ "bench", "time the step on benchmark scenes", cliBenchHelp, cliBenchMain },
 	{ "compare", "run a scene with several contact methods and compare them", cliCompareHelp, cliCompareMain },
+	{ "render", "render the motion with POV-Ray: PNG frames, MP4, GIF, WebM, stereo", cliRenderHelp, cliRenderMain },
+	{ "export", "write the motion as animated glTF 2.0 (.glb, .gltf)", cliExportHelp, cliExportMain },
+	{ "plot", "plot energy, momentum, positions or speeds over time as SVG or PNG", cliPlotHelp, cliPlotMain },
 };
 
 enum

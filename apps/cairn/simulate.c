@@ -41,6 +41,11 @@ void cliCatchInterrupts( cnWorld* world )
 	sigaction( SIGTERM, &action, NULL );
 }
 
+bool cliInterrupted( void )
+{
+	return s_interrupted != 0;
+}
+
 bool cliReleaseInterrupts( void )
 {
 	signal( SIGINT, SIG_DFL );
@@ -277,10 +282,11 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 	}
 
 	// the writers, each under a temporary name until the run has finished
-	cnFrameWriter writers[2];
+	cnFrameWriter writers[3];
 	int writerCount = 0;
 	cnCsvWriter* csv = NULL;
 	cnRecorder* recorder = NULL;
+	cnRecorder* memory = NULL;
 	int status = CLI_OK;
 	if ( cfg->csvPath != NULL )
 	{
@@ -313,6 +319,21 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 			goto cleanup;
 		}
 		writers[writerCount++] = cnRecorder_AsFrameWriter( recorder );
+	}
+	if ( cfg->memoryRecording != NULL )
+	{
+		*cfg->memoryRecording = NULL;
+		cnRecorderDef def = cnDefaultRecorderDef();
+		def.sceneName = scene->name;
+		def.fps = cfg->fps;
+		memory = cnCreateRecorder( world, &def );
+		if ( memory == NULL )
+		{
+			cliError( "%s", cnGetError() );
+			status = CLI_FAILURE;
+			goto cleanup;
+		}
+		writers[writerCount++] = cnRecorder_AsFrameWriter( memory );
 	}
 
 	cliRunState state = { 0 };
@@ -363,6 +384,18 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 			goto cleanup;
 	}
 
+	if ( memory != NULL )
+	{
+		size_t size = 0;
+		const void* bytes = cnRecorder_GetBytes( memory, &size );
+		*cfg->memoryRecording = bytes != NULL ? cnLoadRecordingFromMemory( bytes, size, scene->path ) : NULL;
+		if ( *cfg->memoryRecording == NULL )
+		{
+			cliError( "%s: %s", scene->path, bytes != NULL ? cnGetError() : "the recording in memory is missing" );
+			status = CLI_FAILURE;
+			goto cleanup;
+		}
+	}
 	if ( cfg->quiet == false )
 	{
 		printf( "%s: simulated %.9g s in %.3f s: %d frames at %.9g fps, %lld steps of %.9g s (%d per frame)\n",
@@ -390,6 +423,7 @@ cleanup:
 	// an unfinished writer removes its temporary file
 	cnDestroyCsvWriter( csv );
 	cnDestroyRecorder( recorder );
+	cnDestroyRecorder( memory );
 	free( bodies );
 	return status;
 }

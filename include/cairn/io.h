@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // libcairn_io: what Cairn reads and writes, built on libcairn's public API (cairn.h). JSON scenes
-// (scene.h), FOSSSim XML scenes (fosssim.h), binary recordings (recording.h), CSV (csv.h), and
-// output files that appear only complete (below). Errors go to the same thread-local error state
+// (scene.h), FOSSSim XML scenes (fosssim.h), binary recordings (recording.h), CSV (csv.h), cameras
+// and POV-Ray frames (render.h), and output files that appear only complete (below). Errors go to the same thread-local error state
 // as libcairn's (cnGetError); messages start with the file they are about.
 #pragma once
 
 #include "cairn/cairn.h"
 #include "cairn/csv.h"
 #include "cairn/fosssim.h"
+#include "cairn/gltf.h"
 #include "cairn/recording.h"
+#include "cairn/render.h"
 #include "cairn/scene.h"
 
 #include <stdio.h>

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cairn/cairn.h"
+#include "cairn/render.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,10 @@ typedef struct cnScene
 	/// lines of the loader's form "FILE: JSONPATH: reason", owned by the scene (NULL when none)
 	int warningCount;
 	char** warnings;
+	/// "cameras": cameraCount cameras with their names, bodies and keys, owned by the scene (NULL
+	/// when none); `cairn render --camera NAME` picks one (cnScene_FindCamera)
+	int cameraCount;
+	cnCameraDef* cameras;
 } cnScene;
 
 /// Loads a JSON scene file; NULL on failure with one line in cnGetError():
@@ -50,6 +55,9 @@ CN_API cnScene* cnLoadSceneFromString( const char* json, const char* sourceName 
 
 /// Frees the scene, its warnings and its world (NULL is allowed).
 CN_API void cnDestroyScene( cnScene* scene );
+
+/// The scene's camera of that name, NULL when it has none (NULL name: the first camera, if any).
+CN_API const cnCameraDef* cnScene_FindCamera( const cnScene* scene, const char* name );
 
 /// A run def with the scene's run settings: its duration, fps, and its time step as the longest step.
 CN_API cnRunDef cnScene_GetRunDef( const cnScene* scene );

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cairn/cairn.h"
+#include "cairn/render.h"
 
 #include <cjson/cJSON.h>
 
@@ -66,6 +67,10 @@ typedef struct cnLoader
 	char** warnings;
 	int warningCount;
 	int warningCapacity;
+
+	// "cameras" once read (handed to the scene, cnScene.cameras)
+	cnCameraDef* cameras;
+	int cameraCount;
 } cnLoader;
 
 // The shortest of %.15g and %.17g that reads back as a number, so 0.1 shows as 0.1 in messages.
@@ -189,3 +194,9 @@ bool cnJsonLoadBody( cnLoader* L, const cJSON* body );
 
 /// Creates the "forces" and "torques" of all bodies, once every body exists (scene_json_bodies.c).
 bool cnJsonLoadForces( cnLoader* L, const cJSON* bodies );
+
+/// Reads "cameras" into L->cameras once every body exists (scene_cameras.c).
+bool cnJsonLoadCameras( cnLoader* L, const cJSON* cameras );
+
+/// Frees count cameras read by cnJsonLoadCameras, their names, bodies and keys (scene_cameras.c).
+void cnJsonFreeCameras( cnCameraDef* cameras, int count );

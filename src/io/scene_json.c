@@ -391,7 +391,7 @@ static const char* const cnTopKeys[] = {
 	"cairn",    "name",  "description", "gravity",        "timestep",   "duration", "fps",    "method",
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
-	"speculative_contacts" };
+	"speculative_contacts", "cameras" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -611,6 +611,12 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	ok = ok && ( bodies == NULL || cnJsonLoadForces( L, bodies ) );
 	if ( ok )
 	{
+		saved = cnJsonPushKey( L, "cameras" );
+		ok = cnJsonLoadCameras( L, cnJsonField( root, "cameras" ) );
+		cnJsonPopPath( L, saved );
+	}
+	if ( ok )
+	{
 		saved = cnJsonPushKey( L, "no_collide" );
 		ok = cnLoadNoCollide( L, cnJsonField( root, "no_collide" ) );
 		cnJsonPopPath( L, saved );
@@ -643,6 +649,10 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	scene->warningCount = L->warningCount;
 	L->warnings = NULL;
 	L->warningCount = 0;
+	scene->cameras = L->cameras;
+	scene->cameraCount = L->cameraCount;
+	L->cameras = NULL;
+	L->cameraCount = 0;
 	return scene;
 }
 
@@ -739,6 +749,7 @@ static cnScene* cnLoadText( const char* json, size_t length, const char* source,
 	free( L->pairs );
 	free( L->materialUsed );
 	cnJsonFreeWarnings( L );
+	cnJsonFreeCameras( L->cameras, L->cameraCount );
 	cJSON_Delete( root );
 	// the message is set after the clean-up, which calls the library
 	if ( scene == NULL )
@@ -813,6 +824,7 @@ void cnDestroyScene( cnScene* scene )
 		free( scene->warnings[i] );
 	}
 	free( scene->warnings );
+	cnJsonFreeCameras( scene->cameras, scene->cameraCount );
 	free( scene->name );
 	free( scene->description );
 	free( scene->path );

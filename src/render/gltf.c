@@ -1,0 +1,1712 @@
+// SPDX-License-Identifier: MIT
+// glTF 2.0 export (gltf.h, docs/export.md): a recording as one animated asset. The JSON is built
+// with cJSON; vertex, index, animation and image bytes go into one buffer, which is either the
+// binary chunk of a .glb or a .bin beside a .gltf.
+//
+// Cairn is right-handed with z up, glTF right-handed with y up. The turn P of -90 degrees about x,
+// (x, y, z) -> (x, z, -y), maps one onto the other; it is applied to every point and direction
+// (vertices, normals, translations) and, as P R P^T, to every rotation, which for a quaternion turns
+// its vector part by P. Importers that turn glTF's y-up back to z-up (Blender's) undo P exactly.
+#include "io/io_util.h"
+#include "render/palette.h"
+
+#include "cairn/gltf.h"
+#include "cairn/io.h"
+
+#include <cjson/cJSON.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// glTF's numeric codes (the OpenGL enums it kept)
+enum
+{
+	cnGl_unsignedInt = 5125,
+	cnGl_float = 5126,
+	cnGl_arrayBuffer = 34962,
+	cnGl_elementArrayBuffer = 34963,
+	cnGl_linear = 9729,
+	cnGl_linearMipmapLinear = 9987,
+	cnGl_repeat = 10497,
+};
+
+cnGltfOptions cnDefaultGltfOptions( void )
+{
+	cnGltfOptions options;
+	memset( &options, 0, sizeof( options ) );
+	options.format = cnGltfFormat_auto;
+	options.aspect = 16.0 / 9.0;
+	options.camera = true;
+	options.frameStride = 1;
+	options.segments = 32;
+	options.textureDir = NULL;
+	return options;
+}
+
+// Whether name ends in suffix, ignoring ASCII case.
+static bool cnEndsWith( const char* name, const char* suffix )
+{
+	size_t n = strlen( name ), k = strlen( suffix );
+	if ( n < k )
+	{
+		return false;
+	}
+	for ( size_t i = 0; i < k; ++i )
+	{
+		if ( ( name[n - k + i] | 0x20 ) != suffix[i] )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+cnGltfFormat cnGltfFormatForPath( const char* path )
+{
+	if ( path != NULL && cnEndsWith( path, ".glb" ) )
+	{
+		return cnGltfFormat_binary;
+	}
+	if ( path != NULL && cnEndsWith( path, ".gltf" ) )
+	{
+		return cnGltfFormat_json;
+	}
+	return cnGltfFormat_auto;
+}
+
+bool cnGltfBufferPath( const char* path, char* buffer, size_t size )
+{
+	if ( path == NULL || buffer == NULL )
+	{
+		return false;
+	}
+	// the extension is what follows the last dot of the file's own name
+	const char* slash = strrchr( path, '/' );
+	const char* name = slash != NULL ? slash + 1 : path;
+	const char* dot = strrchr( name, '.' );
+	size_t stem = dot != NULL && dot != name ? (size_t)( dot - path ) : strlen( path );
+	if ( stem + 5 > size )
+	{
+		return false;
+	}
+	memcpy( buffer, path, stem );
+	memcpy( buffer + stem, ".bin", 5 );
+	return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// axes
+
+// A point or direction in glTF's axes: P v. 0 - v.y rather than -v.y, so a zero stays +0 in the JSON.
+static cnVec3 cnToGltf( cnVec3 v )
+{
+	return cnV3( v.x, v.z, 0.0 - v.y );
+}
+
+// A rotation in glTF's axes: P R P^T, the quaternion's vector part turned by P.
+static cnQuat cnQuatToGltf( cnQuat q )
+{
+	cnVec3 v = cnToGltf( cnV3( q.x, q.y, q.z ) );
+	return ( cnQuat ){ q.w, v.x, v.y, v.z };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the binary buffer
+
+typedef struct cnGltfBytes
+{
+	uint8_t* data;
+	size_t size;
+	size_t capacity;
+} cnGltfBytes;
+
+// Appends size bytes at the next multiple of 4 (every accessor's component size divides 4), zeros
+// in the gap; the offset they start at, or SIZE_MAX when memory runs out.
+static size_t cnBytesAppend( cnGltfBytes* b, const void* data, size_t size )
+{
+	size_t offset = ( b->size + 3 ) & ~(size_t)3;
+	if ( size > SIZE_MAX / 2 - offset )
+	{
+		return SIZE_MAX;
+	}
+	if ( offset + size > b->capacity )
+	{
+		size_t capacity = b->capacity > 0 ? b->capacity : 4096;
+		while ( capacity < offset + size )
+		{
+			capacity *= 2;
+		}
+		uint8_t* grown = realloc( b->data, capacity );
+		if ( grown == NULL )
+		{
+			return SIZE_MAX;
+		}
+		b->data = grown;
+		b->capacity = capacity;
+	}
+	memset( b->data + b->size, 0, offset - b->size );
+	if ( size > 0 )
+	{
+		memcpy( b->data + offset, data, size );
+	}
+	b->size = offset + size;
+	return offset;
+}
+
+// Makes room for one more item of an array that grows by doubling; false when memory runs out.
+static bool cnReserve( void** array, int* capacity, int count, size_t itemSize )
+{
+	if ( count < *capacity )
+	{
+		return true;
+	}
+	int grown = *capacity > 0 ? 2 * *capacity : 16;
+	void* data = realloc( *array, (size_t)grown * itemSize );
+	if ( data == NULL )
+	{
+		return false;
+	}
+	*array = data;
+	*capacity = grown;
+	return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// triangle meshes
+
+// A mesh being built: positions and normals (already in glTF's axes), texture coordinates and
+// triangles, counter-clockwise seen from outside as glTF wants its front faces.
+typedef struct cnMeshBuilder
+{
+	float* positions;
+	float* normals;
+	float* uvs;
+	uint32_t* indices;
+	int vertexCount, vertexCapacity;
+	int indexCount, indexCapacity;
+	bool failed;
+} cnMeshBuilder;
+
+static void cnFreeMeshBuilder( cnMeshBuilder* m )
+{
+	free( m->positions );
+	free( m->normals );
+	free( m->uvs );
+	free( m->indices );
+	memset( m, 0, sizeof( *m ) );
+}
+
+// Adds a vertex given in the shape's frame (Cairn axes); its index.
+static uint32_t cnMeshVertex( cnMeshBuilder* m, cnVec3 p, cnVec3 n, double u, double v )
+{
+	if ( m->failed )
+	{
+		return 0;
+	}
+	if ( m->vertexCount == m->vertexCapacity )
+	{
+		if ( m->vertexCapacity > INT32_MAX / 2 )
+		{
+			m->failed = true;
+			return 0;
+		}
+		int capacity = m->vertexCapacity > 0 ? 2 * m->vertexCapacity : 256;
+		float* positions = realloc( m->positions, sizeof( float ) * 3 * (size_t)capacity );
+		m->positions = positions != NULL ? positions : m->positions;
+		float* normals = realloc( m->normals, sizeof( float ) * 3 * (size_t)capacity );
+		m->normals = normals != NULL ? normals : m->normals;
+		float* uvs = realloc( m->uvs, sizeof( float ) * 2 * (size_t)capacity );
+		m->uvs = uvs != NULL ? uvs : m->uvs;
+		if ( positions == NULL || normals == NULL || uvs == NULL )
+		{
+			m->failed = true;
+			return 0;
+		}
+		m->vertexCapacity = capacity;
+	}
+	cnVec3 gp = cnToGltf( p );
+	cnVec3 gn = cnToGltf( n );
+	int i = m->vertexCount++;
+	m->positions[3 * i + 0] = (float)gp.x;
+	m->positions[3 * i + 1] = (float)gp.y;
+	m->positions[3 * i + 2] = (float)gp.z;
+	m->normals[3 * i + 0] = (float)gn.x;
+	m->normals[3 * i + 1] = (float)gn.y;
+	m->normals[3 * i + 2] = (float)gn.z;
+	m->uvs[2 * i + 0] = (float)u;
+	m->uvs[2 * i + 1] = (float)v;
+	return (uint32_t)i;
+}
+
+static void cnMeshTriangle( cnMeshBuilder* m, uint32_t a, uint32_t b, uint32_t c )
+{
+	if ( m->failed )
+	{
+		return;
+	}
+	if ( m->indexCount + 3 > m->indexCapacity )
+	{
+		if ( m->indexCapacity > INT32_MAX / 2 )
+		{
+			m->failed = true;
+			return;
+		}
+		int capacity = m->indexCapacity > 0 ? 2 * m->indexCapacity : 768;
+		uint32_t* indices = realloc( m->indices, sizeof( uint32_t ) * (size_t)capacity );
+		if ( indices == NULL )
+		{
+			m->failed = true;
+			return;
+		}
+		m->indices = indices;
+		m->indexCapacity = capacity;
+	}
+	m->indices[m->indexCount++] = a;
+	m->indices[m->indexCount++] = b;
+	m->indices[m->indexCount++] = c;
+}
+
+// A point of the profile a surface of revolution about the shape's z axis is turned from: its
+// distance from the axis and height, and its normal's radial and axial parts.
+typedef struct cnProfilePoint
+{
+	double rho, z;
+	double nRho, nZ;
+} cnProfilePoint;
+
+// Turns a profile (from top to bottom) about the z axis through center in segments steps. A ring on
+// the axis (rho = 0) closes the surface with triangles; two profile points at the same place are a
+// crease (the normal jumps there), where no surface is drawn. v runs along the profile by arc
+// length, so an image is spread evenly from top to bottom.
+static void cnMeshLathe( cnMeshBuilder* m, const cnProfilePoint* profile, int count, int segments, cnVec3 center )
+{
+	double total = 0.0;
+	for ( int k = 1; k < count; ++k )
+	{
+		total += hypot( profile[k].rho - profile[k - 1].rho, profile[k].z - profile[k - 1].z );
+	}
+	uint32_t base = (uint32_t)m->vertexCount;
+	double s = 0.0;
+	for ( int k = 0; k < count; ++k )
+	{
+		const cnProfilePoint* p = profile + k;
+		if ( k > 0 )
+		{
+			s += hypot( p->rho - profile[k - 1].rho, p->z - profile[k - 1].z );
+		}
+		for ( int j = 0; j <= segments; ++j )
+		{
+			// the seam's two columns get exactly the same place
+			double phi = 2.0 * CN_PI * (double)( j % segments ) / (double)segments;
+			double c = cos( phi ), sn = sin( phi );
+			cnVec3 position = cnAdd( center, cnV3( p->rho * c, p->rho * sn, p->z ) );
+			cnVec3 normal = cnV3( p->nRho * c, p->nRho * sn, p->nZ );
+			cnMeshVertex( m, position, normal, (double)j / (double)segments, total > 0.0 ? s / total : 0.0 );
+		}
+	}
+	uint32_t row = (uint32_t)segments + 1;
+	for ( int k = 0; k + 1 < count; ++k )
+	{
+		const cnProfilePoint* p0 = profile + k;
+		const cnProfilePoint* p1 = profile + k + 1;
+		if ( p0->rho == p1->rho && p0->z == p1->z )
+		{
+			continue;
+		}
+		for ( uint32_t j = 0; j < (uint32_t)segments; ++j )
+		{
+			// a, b on this ring, c, d below them; seen from outside a is top left, d bottom right
+			uint32_t a = base + (uint32_t)k * row + j;
+			uint32_t b = a + 1, c = a + row, d = c + 1;
+			if ( p1->rho > 0.0 )
+			{
+				cnMeshTriangle( m, a, c, d );
+			}
+			if ( p0->rho > 0.0 )
+			{
+				cnMeshTriangle( m, a, d, b );
+			}
+		}
+	}
+}
+
+// A quad of half sizes hu, hv around center, spanned by the unit vectors u and v with u x v = n:
+// counter-clockwise seen from the side n points to. The image covers it once, its top towards +v.
+static void cnMeshQuad( cnMeshBuilder* m, cnVec3 center, cnVec3 u, cnVec3 v, cnVec3 n, double hu, double hv )
+{
+	static const double corner[4][2] = { { -1.0, -1.0 }, { 1.0, -1.0 }, { 1.0, 1.0 }, { -1.0, 1.0 } };
+	uint32_t index[4];
+	for ( int i = 0; i < 4; ++i )
+	{
+		cnVec3 p = cnMulAdd( cnMulAdd( center, corner[i][0] * hu, u ), corner[i][1] * hv, v );
+		index[i] = cnMeshVertex( m, p, n, 0.5 * ( corner[i][0] + 1.0 ), 0.5 * ( 1.0 - corner[i][1] ) );
+	}
+	cnMeshTriangle( m, index[0], index[1], index[2] );
+	cnMeshTriangle( m, index[0], index[2], index[3] );
+}
+
+// A box of half extents half[i] along the right-handed unit axes around center: six quads with
+// their own normals, so the edges stay sharp.
+static void cnMeshBox( cnMeshBuilder* m, cnVec3 center, const cnVec3 axes[3], const double half[3] )
+{
+	for ( int a = 0; a < 3; ++a )
+	{
+		int b = ( a + 1 ) % 3, c = ( a + 2 ) % 3;
+		// +a: axes b, c (b x c = a); -a: c, b
+		cnMeshQuad( m, cnMulAdd( center, half[a], axes[a] ), axes[b], axes[c], axes[a], half[b], half[c] );
+		cnMeshQuad( m, cnMulAdd( center, -half[a], axes[a] ), axes[c], axes[b], cnNeg( axes[a] ), half[c], half[b] );
+	}
+}
+
+// A hemisphere's profile of rings + 1 points from the pole (top: +1, bottom: -1) to the equator or
+// from the equator to the pole, at height z0.
+static int cnHemisphereProfile( cnProfilePoint* out, double radius, double z0, int rings, bool top )
+{
+	for ( int i = 0; i <= rings; ++i )
+	{
+		// angle from the top pole: 0 .. pi/2 for the top half, pi/2 .. pi for the bottom half
+		int step = top ? i : rings + i;
+		double theta = 0.5 * CN_PI * (double)step / (double)rings;
+		double s = sin( theta ), c = cos( theta );
+		if ( step == 0 || step == 2 * rings )
+		{
+			// exactly on the axis, so the pole closes with triangles
+			s = 0.0;
+			c = step == 0 ? 1.0 : -1.0;
+		}
+		else if ( step == rings )
+		{
+			s = 1.0;
+			c = 0.0;
+		}
+		out[i] = ( cnProfilePoint ){ radius * s, z0 + radius * c, s, c };
+	}
+	return rings + 1;
+}
+
+static void cnMeshSphere( cnMeshBuilder* m, double radius, int segments )
+{
+	int rings = segments / 4 > 2 ? segments / 4 : 2;
+	cnProfilePoint* profile = malloc( sizeof( cnProfilePoint ) * (size_t)( 2 * rings + 2 ) );
+	if ( profile == NULL )
+	{
+		m->failed = true;
+		return;
+	}
+	int n = cnHemisphereProfile( profile, radius, 0.0, rings, true );
+	// the bottom half starts at the equator the top half ended at
+	n += cnHemisphereProfile( profile + n - 1, radius, 0.0, rings, false ) - 1;
+	cnMeshLathe( m, profile, n, segments, cnVec3_zero );
+	free( profile );
+}
+
+// A capsule: the two hemispheres at +-halfHeight; their equators, one above the other, bound the
+// cylindrical side.
+static void cnMeshCapsule( cnMeshBuilder* m, double radius, double halfHeight, int segments )
+{
+	int rings = segments / 4 > 2 ? segments / 4 : 2;
+	cnProfilePoint* profile = malloc( sizeof( cnProfilePoint ) * (size_t)( 2 * rings + 2 ) );
+	if ( profile == NULL )
+	{
+		m->failed = true;
+		return;
+	}
+	int n = cnHemisphereProfile( profile, radius, halfHeight, rings, true );
+	n += cnHemisphereProfile( profile + n, radius, -halfHeight, rings, false );
+	cnMeshLathe( m, profile, n, segments, cnVec3_zero );
+	free( profile );
+}
+
+// A cylinder along z through center: the top cap, the side, the bottom cap (the rims repeated with
+// the side's normal, so the edges stay sharp).
+static void cnMeshCylinder( cnMeshBuilder* m, double radius, double halfHeight, int segments, cnVec3 center )
+{
+	cnProfilePoint profile[6] = {
+		{ 0.0, halfHeight, 0.0, 1.0 },	  { radius, halfHeight, 0.0, 1.0 },	  { radius, halfHeight, 1.0, 0.0 },
+		{ radius, -halfHeight, 1.0, 0.0 }, { radius, -halfHeight, 0.0, -1.0 }, { 0.0, -halfHeight, 0.0, -1.0 },
+	};
+	cnMeshLathe( m, profile, 6, segments, center );
+}
+
+// Twice the signed area of the triangle a, b, c in the xy-plane (> 0: counter-clockwise).
+static double cnCross2( cnVec3 a, cnVec3 b, cnVec3 c )
+{
+	return ( b.x - a.x ) * ( c.y - a.y ) - ( b.y - a.y ) * ( c.x - a.x );
+}
+
+// Triangulates the counter-clockwise polygon v[order[0..n-1]] by clipping ears (polygons need not be
+// convex: FOSSSim's table has legs); a polygon without reflex corners is a fan. One that crosses
+// itself has no ear at some point: the rest is then a fan, which at least covers it. Triangles go to
+// tris (3 (n - 2) indices into order's values); false when memory runs out.
+static bool cnTriangulate( const cnVec3* v, const int* order, int n, int* tris )
+{
+	bool convex = true;
+	for ( int i = 0; i < n && convex; ++i )
+	{
+		convex = cnCross2( v[order[( i + n - 1 ) % n]], v[order[i]], v[order[( i + 1 ) % n]] ) >= 0.0;
+	}
+	int count = 0;
+	int* left = malloc( sizeof( int ) * (size_t)n );
+	if ( left == NULL )
+	{
+		return false;
+	}
+	memcpy( left, order, sizeof( int ) * (size_t)n );
+	int m = n;
+	int i = 0;
+	int tried = 0;
+	while ( convex == false && m > 3 && tried < m )
+	{
+		int a = left[( i + m - 1 ) % m], b = left[i % m], c = left[( i + 1 ) % m];
+		bool ear = cnCross2( v[a], v[b], v[c] ) > 0.0;
+		for ( int k = 0; ear && k < m; ++k )
+		{
+			int p = left[k];
+			if ( p == a || p == b || p == c )
+			{
+				continue;
+			}
+			// a corner inside (or on) the candidate would be cut off by it
+			ear = !( cnCross2( v[a], v[b], v[p] ) >= 0.0 && cnCross2( v[b], v[c], v[p] ) >= 0.0 &&
+					 cnCross2( v[c], v[a], v[p] ) >= 0.0 );
+		}
+		if ( ear )
+		{
+			tris[count++] = a;
+			tris[count++] = b;
+			tris[count++] = c;
+			memmove( left + i % m, left + i % m + 1, sizeof( int ) * (size_t)( m - i % m - 1 ) );
+			m -= 1;
+			i = i % m;
+			tried = 0;
+		}
+		else
+		{
+			i = ( i + 1 ) % m;
+			tried += 1;
+		}
+	}
+	for ( int k = 1; k + 1 < m; ++k )
+	{
+		tris[count++] = left[0];
+		tris[count++] = left[k];
+		tris[count++] = left[k + 1];
+	}
+	free( left );
+	return true;
+}
+
+// How far a shape reaches from its frame's origin.
+static double cnShapeReach( const cnRecordedShape* s )
+{
+	double reach = 0.0;
+	for ( int k = 0; k < s->vertexCount; ++k )
+	{
+		reach = fmax( reach, cnLength( s->vertices[k] ) );
+	}
+	return reach + s->radius;
+}
+
+// A planar polygon as a slab through the shape's xy-plane, as the POV-Ray writer draws it: the
+// polygon's prism (when it has an area), and the thickened edges as a box along each edge and a
+// cylinder at each vertex (the extrusion of the rounded polygon).
+static void cnMeshPolygon( cnMeshBuilder* m, const cnRecordedShape* s, int segments )
+{
+	int n = s->vertexCount;
+	const cnVec3* v = s->vertices;
+	double reach = cnShapeReach( s );
+	double t = fmax( s->radius, 0.25 * reach );
+	double r = s->radius > 0.0 ? s->radius : 0.02 * fmax( reach, 1e-3 );
+	int round = segments / 2 > 8 ? segments / 2 : 8;
+	if ( n >= 3 )
+	{
+		int* order = malloc( sizeof( int ) * (size_t)n );
+		int* tris = malloc( sizeof( int ) * 3 * (size_t)( n - 2 ) );
+		if ( order == NULL || tris == NULL )
+		{
+			free( order );
+			free( tris );
+			m->failed = true;
+			return;
+		}
+		// counter-clockwise, whichever way the scene listed the vertices
+		double area = 0.0;
+		for ( int k = 0; k < n; ++k )
+		{
+			area += v[k].x * v[( k + 1 ) % n].y - v[( k + 1 ) % n].x * v[k].y;
+		}
+		for ( int k = 0; k < n; ++k )
+		{
+			order[k] = area >= 0.0 ? k : n - 1 - k;
+		}
+		if ( cnTriangulate( v, order, n, tris ) == false )
+		{
+			m->failed = true;
+		}
+		for ( int face = 0; face < 2 && m->failed == false; ++face )
+		{
+			// the top (+z) keeps the counter-clockwise order, the bottom reverses it
+			double z = face == 0 ? t : -t;
+			cnVec3 normal = cnV3( 0.0, 0.0, face == 0 ? 1.0 : -1.0 );
+			uint32_t base = (uint32_t)m->vertexCount;
+			for ( int k = 0; k < n; ++k )
+			{
+				double u = reach > 0.0 ? 0.5 + 0.5 * v[k].x / reach : 0.5;
+				double w = reach > 0.0 ? 0.5 - 0.5 * v[k].y / reach : 0.5;
+				cnMeshVertex( m, cnV3( v[k].x, v[k].y, z ), normal, u, w );
+			}
+			for ( int k = 0; k < 3 * ( n - 2 ); k += 3 )
+			{
+				uint32_t a = base + (uint32_t)tris[k], b = base + (uint32_t)tris[k + 1], c = base + (uint32_t)tris[k + 2];
+				if ( face == 0 )
+				{
+					cnMeshTriangle( m, a, b, c );
+				}
+				else
+				{
+					cnMeshTriangle( m, a, c, b );
+				}
+			}
+		}
+		// the walls, facing out of the counter-clockwise outline
+		for ( int k = 0; k < n && m->failed == false; ++k )
+		{
+			cnVec3 a = v[order[k]], b = v[order[( k + 1 ) % n]];
+			cnVec3 d = cnV3( b.x - a.x, b.y - a.y, 0.0 );
+			double len = cnLength( d );
+			if ( len <= 0.0 )
+			{
+				continue;
+			}
+			cnVec3 u = cnMulSV( 1.0 / len, d );
+			cnVec3 up = cnV3( 0.0, 0.0, 1.0 );
+			cnMeshQuad( m, cnMulSV( 0.5, cnAdd( a, b ) ), u, up, cnCross( u, up ), 0.5 * len, t );
+		}
+		free( order );
+		free( tris );
+	}
+	// a polygon of two vertices is one segment, not a closed loop
+	int edges = n >= 3 ? n : n - 1;
+	for ( int k = 0; k < edges && m->failed == false; ++k )
+	{
+		cnVec3 a = v[k], b = v[( k + 1 ) % n];
+		cnVec3 d = cnV3( b.x - a.x, b.y - a.y, 0.0 );
+		double len = cnLength( d );
+		if ( len <= 0.0 )
+		{
+			continue;
+		}
+		cnVec3 axes[3] = { cnMulSV( 1.0 / len, d ), cnV3( -d.y / len, d.x / len, 0.0 ), cnV3( 0.0, 0.0, 1.0 ) };
+		double half[3] = { 0.5 * len, r, t };
+		cnMeshBox( m, cnMulSV( 0.5, cnAdd( a, b ) ), axes, half );
+	}
+	for ( int k = 0; k < n && m->failed == false; ++k )
+	{
+		cnMeshCylinder( m, r, t, round, cnV3( v[k].x, v[k].y, 0.0 ) );
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// the writer
+
+// A distinct shape geometry: the recorded shape it was made from (the key) and its accessors.
+typedef struct cnGltfGeometry
+{
+	cnRecordedShape shape;
+	bool textured;
+	int position, normal, texcoord, indices;
+} cnGltfGeometry;
+
+// A distinct appearance: the key of a material.
+typedef struct cnGltfMaterialKey
+{
+	float color[3];
+	cnFinish finish;
+	double ior;
+	const char* texture;
+} cnGltfMaterialKey;
+
+// A mesh: a geometry drawn with a material.
+typedef struct cnGltfMeshKey
+{
+	int geometry, material;
+} cnGltfMeshKey;
+
+typedef struct cnGltfWriter
+{
+	const char* path;
+	const cnRecording* recording;
+	const cnGltfOptions* options;
+	cJSON* root;
+	cJSON *accessors, *bufferViews, *meshes, *materials, *nodes, *images, *textures;
+	int accessorCount, bufferViewCount, nodeCount, imageCount;
+	cnGltfBytes bin;
+	cnGltfGeometry* geometries;
+	int geometryCount, geometryCapacity;
+	cnGltfMaterialKey* materialKeys;
+	int materialCount, materialCapacity;
+	cnGltfMeshKey* meshKeys;
+	int meshCount, meshCapacity;
+	// resolved texture paths, one per image
+	char** imagePaths;
+	int imageCapacity;
+	// a glass material: KHR_materials_transmission and KHR_materials_ior are used
+	bool glass;
+	// a cJSON allocation failed somewhere
+	bool outOfMemory;
+	// the recording's extent: where planes are cut and how near the camera sees
+	cnVec3 centre;
+	double size;
+} cnGltfWriter;
+
+// Adds item to an array (or, with name, to an object); notes a failed allocation.
+static cJSON* cnJsonAdd( cnGltfWriter* w, cJSON* parent, const char* name, cJSON* item )
+{
+	bool added = item != NULL && parent != NULL &&
+				 ( name != NULL ? cJSON_AddItemToObject( parent, name, item ) : cJSON_AddItemToArray( parent, item ) );
+	if ( added == false )
+	{
+		cJSON_Delete( item );
+		w->outOfMemory = true;
+		return NULL;
+	}
+	return item;
+}
+
+static void cnJsonNumber( cnGltfWriter* w, cJSON* object, const char* name, double value )
+{
+	cnJsonAdd( w, object, name, cJSON_CreateNumber( value ) );
+}
+
+static void cnJsonString( cnGltfWriter* w, cJSON* object, const char* name, const char* value )
+{
+	cnJsonAdd( w, object, name, cJSON_CreateString( value ) );
+}
+
+static void cnJsonNumbers( cnGltfWriter* w, cJSON* object, const char* name, const double* values, int count )
+{
+	cnJsonAdd( w, object, name, cJSON_CreateDoubleArray( values, count ) );
+}
+
+// A single-precision value exactly (17 digits of its double): accessor bounds must equal the stored
+// floats bit for bit, which the shortest double form of cJSON does not promise.
+static cJSON* cnJsonExactFloat( float value )
+{
+	char text[40];
+	snprintf( text, sizeof( text ), "%.17g", (double)value );
+	return cJSON_CreateRaw( text );
+}
+
+// A colour component at 6 digits, so the JSON shows 0.8 and not the float's 0.800000011920929.
+static double cnRound6( float value )
+{
+	char text[32];
+	snprintf( text, sizeof( text ), "%.6g", (double)value );
+	return strtod( text, NULL );
+}
+
+static bool cnWriterOutOfMemory( cnGltfWriter* w )
+{
+	return cnSetError( cnError_outOfMemory, "%s: out of memory", w->path );
+}
+
+// Appends count items of components floats or unsigned ints to the buffer as a buffer view of its
+// own and describes them by an accessor (float bounds when minMax); its index, -1 when memory ran
+// out.
+static int cnAddAccessor( cnGltfWriter* w, const void* data, int count, int components, int componentType, int target,
+						  bool minMax )
+{
+	static const char* const types[5] = { "", "SCALAR", "VEC2", "VEC3", "VEC4" };
+	size_t bytes = (size_t)count * (size_t)components * 4;
+	size_t offset = cnBytesAppend( &w->bin, data, bytes );
+	if ( offset == SIZE_MAX )
+	{
+		w->outOfMemory = true;
+		return -1;
+	}
+	cJSON* view = cnJsonAdd( w, w->bufferViews, NULL, cJSON_CreateObject() );
+	cnJsonNumber( w, view, "buffer", 0 );
+	cnJsonNumber( w, view, "byteOffset", (double)offset );
+	cnJsonNumber( w, view, "byteLength", (double)bytes );
+	if ( target != 0 )
+	{
+		cnJsonNumber( w, view, "target", target );
+	}
+	cJSON* accessor = cnJsonAdd( w, w->accessors, NULL, cJSON_CreateObject() );
+	cnJsonNumber( w, accessor, "bufferView", w->bufferViewCount++ );
+	cnJsonNumber( w, accessor, "componentType", componentType );
+	cnJsonNumber( w, accessor, "count", count );
+	cnJsonString( w, accessor, "type", types[components] );
+	if ( minMax && count > 0 )
+	{
+		const float* f = data;
+		float lo[4], hi[4];
+		for ( int c = 0; c < components; ++c )
+		{
+			lo[c] = hi[c] = f[c];
+		}
+		for ( int i = 1; i < count; ++i )
+		{
+			for ( int c = 0; c < components; ++c )
+			{
+				float x = f[i * components + c];
+				lo[c] = x < lo[c] ? x : lo[c];
+				hi[c] = x > hi[c] ? x : hi[c];
+			}
+		}
+		cJSON* min = cnJsonAdd( w, accessor, "min", cJSON_CreateArray() );
+		cJSON* max = cnJsonAdd( w, accessor, "max", cJSON_CreateArray() );
+		for ( int c = 0; c < components; ++c )
+		{
+			cnJsonAdd( w, min, NULL, cnJsonExactFloat( lo[c] ) );
+			cnJsonAdd( w, max, NULL, cnJsonExactFloat( hi[c] ) );
+		}
+	}
+	return w->outOfMemory ? -1 : w->accessorCount++;
+}
+
+// A node's translation and rotation from a transform in Cairn's axes.
+static void cnJsonPose( cnGltfWriter* w, cJSON* node, cnTransform xf )
+{
+	cnVec3 p = cnToGltf( xf.p );
+	cnQuat q = cnQuatToGltf( cnNormalizeQuat( xf.q ) );
+	double translation[3] = { p.x, p.y, p.z };
+	double rotation[4] = { q.x, q.y, q.z, q.w };
+	cnJsonNumbers( w, node, "translation", translation, 3 );
+	cnJsonNumbers( w, node, "rotation", rotation, 4 );
+}
+
+// ---------------------------------------------------------------------------------------------
+// materials and textures
+
+// The image of a texture file, embedded once however many materials use it; its index in
+// "images" (and "textures", one texture per image), -1 with the error set.
+static int cnTextureFor( cnGltfWriter* w, const char* texture )
+{
+	char path[CN_RECORDING_MAX_TEXTURE + 1024];
+	const char* dir = w->options->textureDir;
+	bool relative = texture[0] != '/' && dir != NULL && dir[0] != 0;
+	int n = snprintf( path, sizeof( path ), "%s%s%s", relative ? dir : "", relative ? "/" : "", texture );
+	if ( n < 0 || n >= (int)sizeof( path ) )
+	{
+		cnSetError( cnError_invalidArgument, "%s: texture \"%s\": the path is too long", w->path, texture );
+		return -1;
+	}
+	for ( int i = 0; i < w->imageCount; ++i )
+	{
+		if ( strcmp( w->imagePaths[i], path ) == 0 )
+		{
+			return i;
+		}
+	}
+	size_t size = 0;
+	char* bytes = cnIoReadFile( path, &size );
+	if ( bytes == NULL )
+	{
+		// the reader's message names the texture file and the reason; put the output's name first
+		char reason[1024];
+		snprintf( reason, sizeof( reason ), "%s", cnGetError() );
+		cnSetError( cnGetErrorCode(), "%s: texture: %s", w->path, reason );
+		return -1;
+	}
+	// glTF holds PNG and JPEG images; told by their signatures, not by the name
+	const uint8_t* b = (const uint8_t*)bytes;
+	const char* mime = NULL;
+	if ( size >= 8 && memcmp( b, "\x89PNG\r\n\x1a\n", 8 ) == 0 )
+	{
+		mime = "image/png";
+	}
+	else if ( size >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF )
+	{
+		mime = "image/jpeg";
+	}
+	if ( mime == NULL )
+	{
+		free( bytes );
+		cnSetError( cnError_invalidArgument, "%s: texture \"%s\": not a PNG or JPEG image (glTF holds only those)",
+					w->path, path );
+		return -1;
+	}
+	char* copy = cnIoCopyString( path );
+	if ( copy == NULL || cnReserve( (void**)&w->imagePaths, &w->imageCapacity, w->imageCount, sizeof( char* ) ) == false )
+	{
+		free( copy );
+		free( bytes );
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	size_t offset = cnBytesAppend( &w->bin, bytes, size );
+	free( bytes );
+	if ( offset == SIZE_MAX )
+	{
+		free( copy );
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	w->imagePaths[w->imageCount] = copy;
+	cJSON* view = cnJsonAdd( w, w->bufferViews, NULL, cJSON_CreateObject() );
+	cnJsonNumber( w, view, "buffer", 0 );
+	cnJsonNumber( w, view, "byteOffset", (double)offset );
+	cnJsonNumber( w, view, "byteLength", (double)size );
+	cJSON* image = cnJsonAdd( w, w->images, NULL, cJSON_CreateObject() );
+	const char* slash = strrchr( path, '/' );
+	cnJsonString( w, image, "name", slash != NULL ? slash + 1 : path );
+	cnJsonNumber( w, image, "bufferView", w->bufferViewCount++ );
+	cnJsonString( w, image, "mimeType", mime );
+	cJSON* tex = cnJsonAdd( w, w->textures, NULL, cJSON_CreateObject() );
+	cnJsonNumber( w, tex, "sampler", 0 );
+	cnJsonNumber( w, tex, "source", w->imageCount );
+	return w->imageCount++;
+}
+
+// The roughness of each finish (metal's is low so its reflection reads as metal).
+static double cnFinishRoughness( cnFinish finish )
+{
+	switch ( finish )
+	{
+		case cnFinish_matte:
+			return 0.9;
+		case cnFinish_metal:
+			return 0.25;
+		case cnFinish_glass:
+			return 0.05;
+		case cnFinish_wood:
+			return 0.6;
+		case cnFinish_marble:
+			return 0.2;
+		case cnFinish_rubber:
+			return 0.8;
+		default:
+			return 0.4;
+	}
+}
+
+// The material of an appearance (color: the shape's, or its palette colour), made once; its index,
+// -1 with the error set.
+static int cnMaterialFor( cnGltfWriter* w, const cnRecordedShape* s, const float color[3] )
+{
+	cnGltfMaterialKey key;
+	memset( &key, 0, sizeof( key ) );
+	memcpy( key.color, color, sizeof( key.color ) );
+	key.finish = s->finish;
+	key.ior = s->finish == cnFinish_glass ? s->ior : 0.0;
+	key.texture = s->texture != NULL && s->texture[0] != 0 ? s->texture : NULL;
+	for ( int i = 0; i < w->materialCount; ++i )
+	{
+		const cnGltfMaterialKey* k = w->materialKeys + i;
+		bool sameTexture = ( k->texture == NULL && key.texture == NULL ) ||
+						   ( k->texture != NULL && key.texture != NULL && strcmp( k->texture, key.texture ) == 0 );
+		if ( memcmp( k->color, key.color, sizeof( key.color ) ) == 0 && k->finish == key.finish && k->ior == key.ior &&
+			 sameTexture )
+		{
+			return i;
+		}
+	}
+	int texture = -1;
+	if ( key.texture != NULL && ( texture = cnTextureFor( w, key.texture ) ) < 0 )
+	{
+		return -1;
+	}
+	if ( cnReserve( (void**)&w->materialKeys, &w->materialCapacity, w->materialCount, sizeof( key ) ) == false )
+	{
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	w->materialKeys[w->materialCount] = key;
+
+	bool glass = s->finish == cnFinish_glass;
+	cJSON* material = cnJsonAdd( w, w->materials, NULL, cJSON_CreateObject() );
+	char name[128];
+	snprintf( name, sizeof( name ), "%s %.3g %.3g %.3g%s", cnFinish_GetName( s->finish ), (double)color[0],
+			  (double)color[1], (double)color[2], texture >= 0 ? " textured" : "" );
+	cnJsonString( w, material, "name", name );
+	cJSON* pbr = cnJsonAdd( w, material, "pbrMetallicRoughness", cJSON_CreateObject() );
+	// an image shows as it is (as in the POV-Ray render, it replaces the colour); glass lets most
+	// light through
+	double alpha = glass ? 0.25 : 1.0;
+	double base[4] = { texture >= 0 ? 1.0 : cnRound6( color[0] ), texture >= 0 ? 1.0 : cnRound6( color[1] ),
+					   texture >= 0 ? 1.0 : cnRound6( color[2] ), alpha };
+	cnJsonNumbers( w, pbr, "baseColorFactor", base, 4 );
+	if ( texture >= 0 )
+	{
+		cJSON* info = cnJsonAdd( w, pbr, "baseColorTexture", cJSON_CreateObject() );
+		cnJsonNumber( w, info, "index", texture );
+	}
+	cnJsonNumber( w, pbr, "metallicFactor", s->finish == cnFinish_metal ? 1.0 : 0.0 );
+	cnJsonNumber( w, pbr, "roughnessFactor", cnFinishRoughness( s->finish ) );
+	if ( glass )
+	{
+		cnJsonString( w, material, "alphaMode", "BLEND" );
+		cJSON* extensions = cnJsonAdd( w, material, "extensions", cJSON_CreateObject() );
+		cJSON* transmission = cnJsonAdd( w, extensions, "KHR_materials_transmission", cJSON_CreateObject() );
+		cnJsonNumber( w, transmission, "transmissionFactor", 1.0 );
+		cJSON* ior = cnJsonAdd( w, extensions, "KHR_materials_ior", cJSON_CreateObject() );
+		cnJsonNumber( w, ior, "ior", s->ior >= 1.0 ? s->ior : 1.5 );
+		w->glass = true;
+	}
+	return w->materialCount++;
+}
+
+// ---------------------------------------------------------------------------------------------
+// geometry and meshes
+
+// Whether two recorded shapes have the same geometry (planes never share: each is cut under the
+// recording around its own place).
+static bool cnSameGeometry( const cnRecordedShape* a, const cnRecordedShape* b )
+{
+	if ( a->type != b->type || a->type == cnShape_plane )
+	{
+		return false;
+	}
+	switch ( a->type )
+	{
+		case cnShape_sphere:
+			return a->radius == b->radius;
+		case cnShape_box:
+			return a->halfExtents.x == b->halfExtents.x && a->halfExtents.y == b->halfExtents.y &&
+				   a->halfExtents.z == b->halfExtents.z;
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			return a->radius == b->radius && a->halfHeight == b->halfHeight;
+		case cnShape_polygon:
+			return a->radius == b->radius && a->vertexCount == b->vertexCount &&
+				   memcmp( a->vertices, b->vertices, sizeof( cnVec3 ) * (size_t)a->vertexCount ) == 0;
+		default:
+			return false;
+	}
+}
+
+// A plane as a square in it, centred under the recording's centre and a few times as wide as the
+// recording (shapeWorld: the plane's frame at frame 0).
+static void cnMeshPlane( cnMeshBuilder* m, const cnRecordedShape* s, cnTransform shapeWorld, const cnGltfWriter* w )
+{
+	double nl = cnLength( s->normal );
+	cnVec3 n = nl > 0.0 ? cnMulSV( 1.0 / nl, s->normal ) : cnV3( 0.0, 0.0, 1.0 );
+	cnVec3 local = cnInvTransformPoint( shapeWorld, w->centre );
+	cnVec3 centre = cnMulSub( local, cnDot( n, local ) - s->offset, n );
+	cnVec3 u = cnPerp( n );
+	cnVec3 v = cnCross( n, u );
+	double half = 1.5 * fmax( w->size, 1.0 );
+	cnMeshQuad( m, centre, u, v, n, half, half );
+}
+
+// The geometry of a shape (made once per distinct shape); its index, -1 when memory ran out.
+static int cnGeometryFor( cnGltfWriter* w, const cnRecordedShape* s, bool textured, cnTransform shapeWorld )
+{
+	for ( int i = 0; i < w->geometryCount; ++i )
+	{
+		if ( w->geometries[i].textured == textured && cnSameGeometry( &w->geometries[i].shape, s ) )
+		{
+			return i;
+		}
+	}
+	cnMeshBuilder m;
+	memset( &m, 0, sizeof( m ) );
+	int segments = w->options->segments;
+	switch ( s->type )
+	{
+		case cnShape_sphere:
+			cnMeshSphere( &m, s->radius, segments );
+			break;
+		case cnShape_box:
+		{
+			cnVec3 axes[3] = { cnV3( 1.0, 0.0, 0.0 ), cnV3( 0.0, 1.0, 0.0 ), cnV3( 0.0, 0.0, 1.0 ) };
+			double half[3] = { s->halfExtents.x, s->halfExtents.y, s->halfExtents.z };
+			cnMeshBox( &m, cnVec3_zero, axes, half );
+			break;
+		}
+		case cnShape_capsule:
+			cnMeshCapsule( &m, s->radius, s->halfHeight, segments );
+			break;
+		case cnShape_cylinder:
+			cnMeshCylinder( &m, s->radius, s->halfHeight, segments, cnVec3_zero );
+			break;
+		case cnShape_plane:
+			cnMeshPlane( &m, s, shapeWorld, w );
+			break;
+		case cnShape_polygon:
+			cnMeshPolygon( &m, s, segments );
+			break;
+		default:
+			break;
+	}
+	if ( m.failed || cnReserve( (void**)&w->geometries, &w->geometryCapacity, w->geometryCount,
+								sizeof( cnGltfGeometry ) ) == false )
+	{
+		cnFreeMeshBuilder( &m );
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	cnGltfGeometry* g = w->geometries + w->geometryCount;
+	g->shape = *s;
+	g->textured = textured;
+	g->position = cnAddAccessor( w, m.positions, m.vertexCount, 3, cnGl_float, cnGl_arrayBuffer, true );
+	g->normal = cnAddAccessor( w, m.normals, m.vertexCount, 3, cnGl_float, cnGl_arrayBuffer, false );
+	g->texcoord = textured ? cnAddAccessor( w, m.uvs, m.vertexCount, 2, cnGl_float, cnGl_arrayBuffer, false ) : -1;
+	g->indices = cnAddAccessor( w, m.indices, m.indexCount, 1, cnGl_unsignedInt, cnGl_elementArrayBuffer, false );
+	cnFreeMeshBuilder( &m );
+	if ( w->outOfMemory )
+	{
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	return w->geometryCount++;
+}
+
+// The mesh drawing a geometry with a material (made once per pair); its index, -1 when memory ran out.
+static int cnMeshFor( cnGltfWriter* w, int geometry, int material )
+{
+	for ( int i = 0; i < w->meshCount; ++i )
+	{
+		if ( w->meshKeys[i].geometry == geometry && w->meshKeys[i].material == material )
+		{
+			return i;
+		}
+	}
+	if ( cnReserve( (void**)&w->meshKeys, &w->meshCapacity, w->meshCount, sizeof( cnGltfMeshKey ) ) == false )
+	{
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	w->meshKeys[w->meshCount] = ( cnGltfMeshKey ){ geometry, material };
+	const cnGltfGeometry* g = w->geometries + geometry;
+	cJSON* mesh = cnJsonAdd( w, w->meshes, NULL, cJSON_CreateObject() );
+	char name[64];
+	snprintf( name, sizeof( name ), "%s %d", cnShapeType_GetName( g->shape.type ), w->meshCount );
+	cnJsonString( w, mesh, "name", name );
+	cJSON* primitives = cnJsonAdd( w, mesh, "primitives", cJSON_CreateArray() );
+	cJSON* primitive = cnJsonAdd( w, primitives, NULL, cJSON_CreateObject() );
+	cJSON* attributes = cnJsonAdd( w, primitive, "attributes", cJSON_CreateObject() );
+	cnJsonNumber( w, attributes, "POSITION", g->position );
+	cnJsonNumber( w, attributes, "NORMAL", g->normal );
+	if ( g->texcoord >= 0 )
+	{
+		cnJsonNumber( w, attributes, "TEXCOORD_0", g->texcoord );
+	}
+	cnJsonNumber( w, primitive, "indices", g->indices );
+	cnJsonNumber( w, primitive, "material", material );
+	if ( w->outOfMemory )
+	{
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	return w->meshCount++;
+}
+
+// ---------------------------------------------------------------------------------------------
+// bodies, camera, animation
+
+// A body's node with its shapes as child nodes; the body node's index, -1 with the error set.
+static int cnWriteBody( cnGltfWriter* w, int body )
+{
+	const cnRecording* rec = w->recording;
+	cnTransform xf = cnRecording_GetBodyTransform( rec, 0, body );
+	cnBodyType type = cnRecording_GetBodyType( rec, body );
+	const char* bodyName = cnRecording_GetBodyName( rec, body );
+	char fallback[32];
+	if ( bodyName[0] == 0 )
+	{
+		snprintf( fallback, sizeof( fallback ), "body %d", body );
+		bodyName = fallback;
+	}
+	cJSON* node = cnJsonAdd( w, w->nodes, NULL, cJSON_CreateObject() );
+	int index = w->nodeCount++;
+	cnJsonString( w, node, "name", bodyName );
+	cnJsonPose( w, node, xf );
+	cJSON* extras = cnJsonAdd( w, node, "extras", cJSON_CreateObject() );
+	cnJsonString( w, extras, "cairnBodyType", cnBodyType_GetName( type ) );
+	int shapes = cnRecording_GetShapeCount( rec, body );
+	cJSON* children = shapes > 0 ? cnJsonAdd( w, node, "children", cJSON_CreateArray() ) : NULL;
+	for ( int k = 0; k < shapes; ++k )
+	{
+		cnRecordedShape s = cnRecording_GetShape( rec, body, k );
+		// unstyled moving bodies get palette colours, as in the POV-Ray render
+		const float* color = cnIsUnstyled( &s ) && type != cnBody_static ? cnPaletteColor( body ) : s.color;
+		int material = cnMaterialFor( w, &s, color );
+		if ( material < 0 )
+		{
+			return -1;
+		}
+		bool textured = s.texture != NULL && s.texture[0] != 0;
+		int geometry = cnGeometryFor( w, &s, textured, cnMulTransforms( xf, s.localPose ) );
+		int mesh = geometry >= 0 ? cnMeshFor( w, geometry, material ) : -1;
+		if ( mesh < 0 )
+		{
+			return -1;
+		}
+		cJSON* child = cnJsonAdd( w, w->nodes, NULL, cJSON_CreateObject() );
+		char name[512];
+		snprintf( name, sizeof( name ), "%s shape %d", bodyName, k );
+		cnJsonString( w, child, "name", name );
+		cnJsonNumber( w, child, "mesh", mesh );
+		cnJsonPose( w, child, s.localPose );
+		cnJsonNumber( w, children, NULL, w->nodeCount++ );
+	}
+	if ( w->outOfMemory )
+	{
+		cnWriterOutOfMemory( w );
+		return -1;
+	}
+	return index;
+}
+
+// The pose of a glTF camera node seeing view: at its position, looking down its local -z with its
+// local +y towards the view's up (in glTF's axes).
+static cnTransform cnCameraPose( const cnView* view )
+{
+	cnVec3 forward = cnNormalize( cnToGltf( cnSub( view->lookAt, view->position ) ) );
+	cnVec3 up = cnToGltf( view->up );
+	cnVec3 right = cnCross( forward, up );
+	double len = cnLength( right );
+	// an up along the line of sight says nothing: any perpendicular will do
+	right = len > 1e-12 ? cnMulSV( 1.0 / len, right ) : cnPerp( forward );
+	cnMat3 r;
+	r.cz = cnNeg( forward );
+	r.cx = right;
+	r.cy = cnCross( r.cz, r.cx );
+	cnTransform pose = { cnToGltf( view->position ), cnQuatFromMat3( r ) };
+	return pose;
+}
+
+// The sampler output of a rotation track: quaternions [x, y, z, w], each on the side of the one
+// before (q and -q are the same turn; interpolating across the sign would spin the long way).
+static void cnStoreRotation( float* out, int key, cnQuat q, cnQuat* previous )
+{
+	if ( key > 0 && q.w * previous->w + q.x * previous->x + q.y * previous->y + q.z * previous->z < 0.0 )
+	{
+		q = ( cnQuat ){ -q.w, -q.x, -q.y, -q.z };
+	}
+	*previous = q;
+	out[4 * key + 0] = (float)q.x;
+	out[4 * key + 1] = (float)q.y;
+	out[4 * key + 2] = (float)q.z;
+	out[4 * key + 3] = (float)q.w;
+}
+
+// The animation being built: one time accessor shared by every sampler.
+typedef struct cnGltfAnimation
+{
+	cJSON* samplers;
+	cJSON* channels;
+	int samplerCount;
+	int input;
+	const float* times;
+	int keyCount;
+} cnGltfAnimation;
+
+// Adds translation and rotation tracks (keyCount keys, already in glTF's axes) for a node.
+static void cnAddTracks( cnGltfWriter* w, cnGltfAnimation* a, int node, const float* translations,
+						 const float* rotations )
+{
+	if ( a->input < 0 )
+	{
+		a->input = cnAddAccessor( w, a->times, a->keyCount, 1, cnGl_float, 0, true );
+	}
+	int outputs[2] = { cnAddAccessor( w, translations, a->keyCount, 3, cnGl_float, 0, false ),
+					   cnAddAccessor( w, rotations, a->keyCount, 4, cnGl_float, 0, false ) };
+	static const char* const paths[2] = { "translation", "rotation" };
+	for ( int i = 0; i < 2; ++i )
+	{
+		cJSON* sampler = cnJsonAdd( w, a->samplers, NULL, cJSON_CreateObject() );
+		cnJsonNumber( w, sampler, "input", a->input );
+		cnJsonNumber( w, sampler, "output", outputs[i] );
+		cnJsonString( w, sampler, "interpolation", "LINEAR" );
+		cJSON* channel = cnJsonAdd( w, a->channels, NULL, cJSON_CreateObject() );
+		cnJsonNumber( w, channel, "sampler", a->samplerCount++ );
+		cJSON* target = cnJsonAdd( w, channel, "target", cJSON_CreateObject() );
+		cnJsonNumber( w, target, "node", node );
+		cnJsonString( w, target, "path", paths[i] );
+	}
+}
+
+// The camera node (and its tracks when it moves); false with the error set.
+static bool cnWriteCamera( cnGltfWriter* w, const cnCameraDef* camera, cnGltfAnimation* animation, float* translations,
+						   float* rotations )
+{
+	const cnRecording* rec = w->recording;
+	cnView view;
+	if ( camera != NULL )
+	{
+		if ( cnCamera_GetView( camera, rec, 0, &view ) == false )
+		{
+			char reason[1024];
+			snprintf( reason, sizeof( reason ), "%s", cnGetError() );
+			return cnSetError( cnGetErrorCode(), "%s: %s", w->path, reason );
+		}
+	}
+	else
+	{
+		view = cnRecording_GetAutoView( rec, w->options->aspect );
+	}
+	// glTF's field of view is vertical: the one the horizontal one gives at the aspect ratio
+	double aspect = w->options->aspect;
+	double yfov = 2.0 * atan( tan( 0.5 * view.fovDeg * CN_PI / 180.0 ) / aspect );
+	cJSON* cameras = cnJsonAdd( w, w->root, "cameras", cJSON_CreateArray() );
+	cJSON* cam = cnJsonAdd( w, cameras, NULL, cJSON_CreateObject() );
+	const char* name = camera != NULL && camera->name != NULL && camera->name[0] != 0 ? camera->name : "camera";
+	cnJsonString( w, cam, "name", name );
+	cnJsonString( w, cam, "type", "perspective" );
+	cJSON* perspective = cnJsonAdd( w, cam, "perspective", cJSON_CreateObject() );
+	cnJsonNumber( w, perspective, "aspectRatio", aspect );
+	cnJsonNumber( w, perspective, "yfov", yfov );
+	// no far plane (an infinite projection); the near one small against the scene
+	cnJsonNumber( w, perspective, "znear", fmax( 1e-3 * w->size, 1e-4 ) );
+
+	cJSON* node = cnJsonAdd( w, w->nodes, NULL, cJSON_CreateObject() );
+	int index = w->nodeCount++;
+	cnJsonString( w, node, "name", name );
+	cnJsonNumber( w, node, "camera", 0 );
+	cnTransform pose = cnCameraPose( &view );
+	double translation[3] = { pose.p.x, pose.p.y, pose.p.z };
+	double rotation[4] = { pose.q.x, pose.q.y, pose.q.z, pose.q.w };
+	cnJsonNumbers( w, node, "translation", translation, 3 );
+	cnJsonNumbers( w, node, "rotation", rotation, 4 );
+
+	bool moves = camera != NULL && camera->type != cnCamera_fixed && animation->keyCount > 1;
+	if ( moves )
+	{
+		cnQuat previous = cnQuat_identity;
+		for ( int k = 0; k < animation->keyCount; ++k )
+		{
+			if ( cnCamera_GetView( camera, rec, k * w->options->frameStride, &view ) == false )
+			{
+				char reason[1024];
+				snprintf( reason, sizeof( reason ), "%s", cnGetError() );
+				return cnSetError( cnGetErrorCode(), "%s: %s", w->path, reason );
+			}
+			pose = cnCameraPose( &view );
+			translations[3 * k + 0] = (float)pose.p.x;
+			translations[3 * k + 1] = (float)pose.p.y;
+			translations[3 * k + 2] = (float)pose.p.z;
+			cnStoreRotation( rotations, k, pose.q, &previous );
+		}
+		cnAddTracks( w, animation, index, translations, rotations );
+	}
+	return w->outOfMemory ? cnWriterOutOfMemory( w ) : true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// files
+
+// The buffer file's name as a URI relative to the .gltf: its base name with everything but
+// unreserved characters percent-encoded.
+static void cnBufferUri( const char* binPath, char* uri, size_t size )
+{
+	const char* slash = strrchr( binPath, '/' );
+	const char* name = slash != NULL ? slash + 1 : binPath;
+	size_t n = 0;
+	for ( const unsigned char* c = (const unsigned char*)name; *c != 0 && n + 4 < size; ++c )
+	{
+		if ( ( *c >= 'A' && *c <= 'Z' ) || ( *c >= 'a' && *c <= 'z' ) || ( *c >= '0' && *c <= '9' ) || *c == '-' ||
+			 *c == '.' || *c == '_' || *c == '~' )
+		{
+			uri[n++] = (char)*c;
+		}
+		else
+		{
+			n += (size_t)snprintf( uri + n, size - n, "%%%02X", *c );
+		}
+	}
+	uri[n] = 0;
+}
+
+static void cnPutU32( uint8_t* p, uint32_t v )
+{
+	for ( int i = 0; i < 4; ++i )
+	{
+		p[i] = (uint8_t)( v >> ( 8 * i ) );
+	}
+}
+
+static bool cnWriteBytes( cnOutputFile* file, const void* data, size_t size )
+{
+	return size == 0 || fwrite( data, 1, size, cnOutputFile_GetStream( file ) ) == size;
+}
+
+// The binary form: a 12-byte header, the JSON chunk padded with spaces and the buffer's chunk padded
+// with zeros, each to a multiple of 4 bytes.
+static bool cnWriteGlb( cnGltfWriter* w )
+{
+	if ( w->bin.size > 0 )
+	{
+		cJSON* buffers = cnJsonAdd( w, w->root, "buffers", cJSON_CreateArray() );
+		cJSON* buffer = cnJsonAdd( w, buffers, NULL, cJSON_CreateObject() );
+		cnJsonNumber( w, buffer, "byteLength", (double)w->bin.size );
+	}
+	char* json = w->outOfMemory ? NULL : cJSON_PrintUnformatted( w->root );
+	if ( json == NULL )
+	{
+		return cnWriterOutOfMemory( w );
+	}
+	size_t jsonSize = strlen( json );
+	size_t jsonPadded = ( jsonSize + 3 ) & ~(size_t)3;
+	size_t binPadded = ( w->bin.size + 3 ) & ~(size_t)3;
+	size_t total = 12 + 8 + jsonPadded + ( binPadded > 0 ? 8 + binPadded : 0 );
+	if ( total > UINT32_MAX )
+	{
+		free( json );
+		return cnSetError( cnError_invalidArgument, "%s: %zu bytes is more than a .glb can hold (4 GiB); write .gltf",
+						   w->path, total );
+	}
+	cnOutputFile* file = cnCreateOutputFile( w->path );
+	if ( file == NULL )
+	{
+		free( json );
+		return false;
+	}
+	uint8_t header[20];
+	memcpy( header, "glTF", 4 );
+	cnPutU32( header + 4, 2 );
+	cnPutU32( header + 8, (uint32_t)total );
+	cnPutU32( header + 12, (uint32_t)jsonPadded );
+	memcpy( header + 16, "JSON", 4 );
+	static const uint8_t zeros[4] = { 0, 0, 0, 0 };
+	bool ok = cnWriteBytes( file, header, 20 ) && cnWriteBytes( file, json, jsonSize ) &&
+			  cnWriteBytes( file, "   ", jsonPadded - jsonSize );
+	if ( ok && binPadded > 0 )
+	{
+		uint8_t chunk[8];
+		cnPutU32( chunk, (uint32_t)binPadded );
+		memcpy( chunk + 4, "BIN\0", 4 );
+		ok = cnWriteBytes( file, chunk, 8 ) && cnWriteBytes( file, w->bin.data, w->bin.size ) &&
+			 cnWriteBytes( file, zeros, binPadded - w->bin.size );
+	}
+	free( json );
+	if ( ok == false )
+	{
+		cnDestroyOutputFile( file );
+		return cnSetError( cnError_io, "%s: write failed", w->path );
+	}
+	ok = cnOutputFile_Commit( file );
+	cnDestroyOutputFile( file );
+	return ok;
+}
+
+// The JSON form: the .gltf and the buffer beside it, both renamed into place only once both are
+// written.
+static bool cnWriteJsonForm( cnGltfWriter* w )
+{
+	char binPath[4096 + 16];
+	if ( cnGltfBufferPath( w->path, binPath, sizeof( binPath ) ) == false )
+	{
+		return cnSetError( cnError_invalidArgument, "%s: the file name is too long", w->path );
+	}
+	if ( strcmp( binPath, w->path ) == 0 )
+	{
+		return cnSetError( cnError_invalidArgument, "%s: the buffer would be written over the .gltf itself", w->path );
+	}
+	if ( w->bin.size > 0 )
+	{
+		char uri[3 * sizeof( binPath )];
+		cnBufferUri( binPath, uri, sizeof( uri ) );
+		cJSON* buffers = cnJsonAdd( w, w->root, "buffers", cJSON_CreateArray() );
+		cJSON* buffer = cnJsonAdd( w, buffers, NULL, cJSON_CreateObject() );
+		cnJsonNumber( w, buffer, "byteLength", (double)w->bin.size );
+		cnJsonString( w, buffer, "uri", uri );
+	}
+	char* json = w->outOfMemory ? NULL : cJSON_Print( w->root );
+	if ( json == NULL )
+	{
+		return cnWriterOutOfMemory( w );
+	}
+	cnOutputFile* bin = NULL;
+	if ( w->bin.size > 0 )
+	{
+		bin = cnCreateOutputFile( binPath );
+		if ( bin == NULL )
+		{
+			free( json );
+			return false;
+		}
+		if ( cnWriteBytes( bin, w->bin.data, w->bin.size ) == false )
+		{
+			free( json );
+			cnDestroyOutputFile( bin );
+			return cnSetError( cnError_io, "%s: write failed", binPath );
+		}
+	}
+	cnOutputFile* file = cnCreateOutputFile( w->path );
+	if ( file == NULL )
+	{
+		free( json );
+		cnDestroyOutputFile( bin );
+		return false;
+	}
+	bool ok = cnWriteBytes( file, json, strlen( json ) ) && cnWriteBytes( file, "\n", 1 );
+	free( json );
+	if ( ok == false )
+	{
+		cnDestroyOutputFile( file );
+		cnDestroyOutputFile( bin );
+		return cnSetError( cnError_io, "%s: write failed", w->path );
+	}
+	// the buffer first: a .gltf never names a buffer that is not there
+	if ( bin != NULL && cnOutputFile_Commit( bin ) == false )
+	{
+		cnDestroyOutputFile( file );
+		cnDestroyOutputFile( bin );
+		return false;
+	}
+	ok = cnOutputFile_Commit( file );
+	if ( ok == false && bin != NULL )
+	{
+		remove( binPath );
+	}
+	cnDestroyOutputFile( file );
+	cnDestroyOutputFile( bin );
+	return ok;
+}
+
+static void cnFreeWriter( cnGltfWriter* w )
+{
+	cJSON_Delete( w->root );
+	free( w->bin.data );
+	free( w->geometries );
+	free( w->materialKeys );
+	free( w->meshKeys );
+	for ( int i = 0; i < w->imageCount; ++i )
+	{
+		free( w->imagePaths[i] );
+	}
+	free( w->imagePaths );
+}
+
+// Checks the arguments; the format to write, cnGltfFormat_auto with the error set when they are bad.
+static cnGltfFormat cnCheckArguments( const char* path, const cnRecording* recording, const cnGltfOptions* o )
+{
+	if ( path == NULL || path[0] == 0 )
+	{
+		cnSetError( cnError_invalidArgument, "glTF export: no file name given" );
+		return cnGltfFormat_auto;
+	}
+	if ( recording == NULL )
+	{
+		cnSetError( cnError_invalidArgument, "%s: no recording to export", path );
+		return cnGltfFormat_auto;
+	}
+	if ( cnRecording_GetFrameCount( recording ) < 1 )
+	{
+		cnSetError( cnError_invalidArgument, "%s: the recording has no frames", path );
+		return cnGltfFormat_auto;
+	}
+	if ( !( o->aspect > 0.0 && isfinite( o->aspect ) ) || o->frameStride < 1 || o->segments < 8 || o->segments > 256 )
+	{
+		cnSetError( cnError_invalidArgument,
+					"%s: bad options (aspect %g must be > 0, frame stride %d >= 1, segments %d in [8, 256])", path,
+					o->aspect, o->frameStride, o->segments );
+		return cnGltfFormat_auto;
+	}
+	cnGltfFormat format = o->format == cnGltfFormat_auto ? cnGltfFormatForPath( path ) : o->format;
+	if ( format != cnGltfFormat_binary && format != cnGltfFormat_json )
+	{
+		cnSetError( cnError_invalidArgument, "%s: the file name must end in .glb (binary glTF) or .gltf (JSON + .bin)",
+					path );
+		return cnGltfFormat_auto;
+	}
+	return format;
+}
+
+bool cnWriteGltf( const char* path, const cnRecording* recording, const cnCameraDef* camera,
+				  const cnGltfOptions* options )
+{
+	cnGltfOptions defaults = cnDefaultGltfOptions();
+	const cnGltfOptions* o = options != NULL ? options : &defaults;
+	cnGltfFormat format = cnCheckArguments( path, recording, o );
+	if ( format == cnGltfFormat_auto )
+	{
+		return false;
+	}
+	int frames = cnRecording_GetFrameCount( recording );
+	int bodies = cnRecording_GetBodyCount( recording );
+	int keys = ( frames - 1 ) / o->frameStride + 1;
+
+	cnGltfWriter w;
+	memset( &w, 0, sizeof( w ) );
+	w.path = path;
+	w.recording = recording;
+	w.options = o;
+	cnAABB bounds;
+	if ( cnRecording_GetBounds( recording, &bounds ) )
+	{
+		w.centre = cnMulSV( 0.5, cnAdd( bounds.lower, bounds.upper ) );
+		w.size = cnLength( cnSub( bounds.upper, bounds.lower ) );
+	}
+	else
+	{
+		// nothing but planes: a floor of some metres around the origin
+		w.size = 5.0;
+	}
+
+	float* times = malloc( sizeof( float ) * (size_t)keys );
+	float* translations = malloc( sizeof( float ) * 3 * (size_t)keys );
+	float* rotations = malloc( sizeof( float ) * 4 * (size_t)keys );
+	int* bodyNodes = malloc( sizeof( int ) * (size_t)( bodies > 0 ? bodies : 1 ) );
+	w.root = cJSON_CreateObject();
+	bool ok = times != NULL && translations != NULL && rotations != NULL && bodyNodes != NULL && w.root != NULL;
+	if ( ok == false )
+	{
+		cnWriterOutOfMemory( &w );
+		goto done;
+	}
+
+	// the keys' times: glTF wants them increasing, which single precision can undo for frames closer
+	// than its resolution at that time
+	for ( int k = 0; k < keys && ok; ++k )
+	{
+		times[k] = (float)cnRecording_GetFrameTime( recording, k * o->frameStride );
+		if ( k == 0 && !( times[0] >= 0.0f ) )
+		{
+			ok = cnSetError( cnError_invalidArgument, "%s: the recording starts at t = %g s; glTF times start at 0 or later",
+							 path, (double)times[0] );
+		}
+		else if ( k > 0 && !( times[k] > times[k - 1] ) )
+		{
+			ok = cnSetError( cnError_invalidArgument,
+							 "%s: frames %d and %d have the same time in single precision (%.9g s); keep fewer frames",
+							 path, ( k - 1 ) * o->frameStride, k * o->frameStride, (double)times[k] );
+		}
+	}
+	if ( ok == false )
+	{
+		goto done;
+	}
+
+	cJSON* asset = cnJsonAdd( &w, w.root, "asset", cJSON_CreateObject() );
+	cnJsonString( &w, asset, "version", "2.0" );
+	char generator[64];
+	snprintf( generator, sizeof( generator ), "Cairn %s", cnGetVersion() );
+	cnJsonString( &w, asset, "generator", generator );
+	// the arrays in the order glTF lists them; the empty ones are removed before writing
+	w.accessors = cnJsonAdd( &w, w.root, "accessors", cJSON_CreateArray() );
+	w.bufferViews = cnJsonAdd( &w, w.root, "bufferViews", cJSON_CreateArray() );
+	w.images = cnJsonAdd( &w, w.root, "images", cJSON_CreateArray() );
+	w.textures = cnJsonAdd( &w, w.root, "textures", cJSON_CreateArray() );
+	w.materials = cnJsonAdd( &w, w.root, "materials", cJSON_CreateArray() );
+	w.meshes = cnJsonAdd( &w, w.root, "meshes", cJSON_CreateArray() );
+	w.nodes = cnJsonAdd( &w, w.root, "nodes", cJSON_CreateArray() );
+
+	for ( int b = 0; b < bodies && ok; ++b )
+	{
+		bodyNodes[b] = cnWriteBody( &w, b );
+		ok = bodyNodes[b] >= 0;
+	}
+	if ( ok == false )
+	{
+		goto done;
+	}
+
+	cnGltfAnimation animation = { 0 };
+	animation.samplers = cJSON_CreateArray();
+	animation.channels = cJSON_CreateArray();
+	animation.input = -1;
+	animation.times = times;
+	animation.keyCount = keys;
+	if ( animation.samplers == NULL || animation.channels == NULL )
+	{
+		cJSON_Delete( animation.samplers );
+		cJSON_Delete( animation.channels );
+		ok = cnWriterOutOfMemory( &w );
+		goto done;
+	}
+	// a still (one key) needs no animation; static bodies never move
+	for ( int b = 0; b < bodies && keys > 1; ++b )
+	{
+		if ( cnRecording_GetBodyType( recording, b ) == cnBody_static )
+		{
+			continue;
+		}
+		cnQuat previous = cnQuat_identity;
+		for ( int k = 0; k < keys; ++k )
+		{
+			cnTransform xf = cnRecording_GetBodyTransform( recording, k * o->frameStride, b );
+			cnVec3 p = cnToGltf( xf.p );
+			translations[3 * k + 0] = (float)p.x;
+			translations[3 * k + 1] = (float)p.y;
+			translations[3 * k + 2] = (float)p.z;
+			cnStoreRotation( rotations, k, cnQuatToGltf( cnNormalizeQuat( xf.q ) ), &previous );
+		}
+		cnAddTracks( &w, &animation, bodyNodes[b], translations, rotations );
+	}
+	if ( o->camera )
+	{
+		ok = cnWriteCamera( &w, camera, &animation, translations, rotations );
+	}
+	if ( animation.samplerCount > 0 )
+	{
+		cJSON* animations = cnJsonAdd( &w, w.root, "animations", cJSON_CreateArray() );
+		cJSON* a = cnJsonAdd( &w, animations, NULL, cJSON_CreateObject() );
+		const char* sceneName = cnRecording_GetSceneName( recording );
+		cnJsonString( &w, a, "name", sceneName[0] != 0 ? sceneName : "cairn" );
+		cnJsonAdd( &w, a, "channels", animation.channels );
+		cnJsonAdd( &w, a, "samplers", animation.samplers );
+	}
+	else
+	{
+		cJSON_Delete( animation.samplers );
+		cJSON_Delete( animation.channels );
+	}
+	if ( ok == false )
+	{
+		goto done;
+	}
+
+	// the scene: every body and the camera are roots (shapes hang under their bodies)
+	cnJsonNumber( &w, w.root, "scene", 0 );
+	cJSON* scenes = cnJsonAdd( &w, w.root, "scenes", cJSON_CreateArray() );
+	cJSON* scene = cnJsonAdd( &w, scenes, NULL, cJSON_CreateObject() );
+	const char* sceneName = cnRecording_GetSceneName( recording );
+	cnJsonString( &w, scene, "name", sceneName[0] != 0 ? sceneName : "cairn" );
+	cJSON* roots = cnJsonAdd( &w, scene, "nodes", cJSON_CreateArray() );
+	for ( int b = 0; b < bodies; ++b )
+	{
+		cnJsonNumber( &w, roots, NULL, bodyNodes[b] );
+	}
+	if ( o->camera )
+	{
+		cnJsonNumber( &w, roots, NULL, w.nodeCount - 1 );
+	}
+	if ( w.imageCount > 0 )
+	{
+		cJSON* samplers = cnJsonAdd( &w, w.root, "samplers", cJSON_CreateArray() );
+		cJSON* sampler = cnJsonAdd( &w, samplers, NULL, cJSON_CreateObject() );
+		cnJsonNumber( &w, sampler, "magFilter", cnGl_linear );
+		cnJsonNumber( &w, sampler, "minFilter", cnGl_linearMipmapLinear );
+		cnJsonNumber( &w, sampler, "wrapS", cnGl_repeat );
+		cnJsonNumber( &w, sampler, "wrapT", cnGl_repeat );
+	}
+	if ( w.glass )
+	{
+		const char* used[2] = { "KHR_materials_transmission", "KHR_materials_ior" };
+		cnJsonAdd( &w, w.root, "extensionsUsed", cJSON_CreateStringArray( used, 2 ) );
+	}
+	// glTF refuses empty arrays
+	static const char* const arrays[] = { "accessors", "bufferViews", "images", "textures", "materials", "meshes", "nodes" };
+	for ( size_t i = 0; i < sizeof( arrays ) / sizeof( arrays[0] ); ++i )
+	{
+		if ( cJSON_GetArraySize( cJSON_GetObjectItemCaseSensitive( w.root, arrays[i] ) ) == 0 )
+		{
+			cJSON_DeleteItemFromObjectCaseSensitive( w.root, arrays[i] );
+		}
+	}
+	if ( w.outOfMemory )
+	{
+		ok = cnWriterOutOfMemory( &w );
+		goto done;
+	}
+	ok = format == cnGltfFormat_binary ? cnWriteGlb( &w ) : cnWriteJsonForm( &w );
+
+done:
+	free( times );
+	free( translations );
+	free( rotations );
+	free( bodyNodes );
+	cnFreeWriter( &w );
+	if ( ok )
+	{
+		cnClearError();
+	}
+	return ok;
+}
