@@ -147,7 +147,7 @@ for scene in "$SOURCE_DIR"/scenes/*.json; do
 done
 
 # --- demo -----------------------------------------------------------------------------------
-run demo --out "$T/demo/nested"
+run demo --out "$T/demo/nested" --no-video
 check "demo exits 0" test $rc -eq 0
 check "demo writes demo.csv" test -f "$T/demo/nested/demo.csv"
 check "demo writes demo.cnrec" test -f "$T/demo/nested/demo.cnrec"
@@ -161,7 +161,7 @@ check "the demo is bouncing_balls" grep -q "^scene: *bouncing_balls$" "$T/out"
 # the embedded copy is the scene file: same run, same CSV
 run run "$SOURCE_DIR/scenes/bouncing_balls.json" --csv "$T/balls.csv" --quiet
 check "demo CSV equals a run of scenes/bouncing_balls.json" cmp -s "$T/balls.csv" "$T/demo/nested/demo.csv"
-(cd "$T" && "$CAIRN" demo >/dev/null 2>&1)
+(cd "$T" && "$CAIRN" demo --no-video >/dev/null 2>&1)
 check "demo defaults to ./cairn-demo" test -f "$T/cairn-demo/demo.cnrec"
 
 # --- bench (only that it works: timings are never checked) -----------------------------------

@@ -74,7 +74,7 @@ check "compare: the friction warning for the frictionless method" \
 check "compare: none for the method with friction" bash -c "! grep -q 'method \"impulse\"' '$T/err'"
 
 # --- demo and the shipped scenes: nothing to warn about --------------------------------------
-run demo --out "$T/demo"
+run demo --out "$T/demo" --no-video
 check "demo exits 0" test $rc -eq 0
 check "demo prints no warning" bash -c "! grep -q 'warning' '$T/err'"
 for scene in "$SOURCE_DIR"/scenes/*.json; do

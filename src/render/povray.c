@@ -6,6 +6,8 @@
 // Cairn is right-handed with z up; POV-Ray is left-handed with y up. Swapping y and z (the
 // reflection P) maps one onto the other without mirroring the picture, so every point is written
 // as P x and every rotation as P R P.
+#include "render/palette.h"
+
 #include "cairn/render.h"
 
 #include <errno.h>
@@ -24,13 +26,6 @@ cnPovOptions cnDefaultPovOptions( void )
 	options.textureDir = NULL;
 	return options;
 }
-
-// Colours bodies in the default grey get, by body index: distinct, saturated enough to tell apart
-// under the sky light, none close to the floor's greys (linear RGB).
-static const float cnPalette[][3] = {
-	{ 0.80f, 0.22f, 0.12f }, { 0.10f, 0.35f, 0.80f }, { 0.95f, 0.60f, 0.05f }, { 0.15f, 0.60f, 0.25f },
-	{ 0.55f, 0.20f, 0.70f }, { 0.05f, 0.65f, 0.70f }, { 0.85f, 0.35f, 0.55f }, { 0.55f, 0.50f, 0.10f },
-};
 
 // A point or direction in POV-Ray's axes.
 static void cnPovVec( FILE* out, cnVec3 v )
@@ -176,11 +171,13 @@ static bool cnPovImagePigment( FILE* out, const cnRecordedShape* s, const cnPovO
 	return true;
 }
 
-// A shape's texture: its colour or image, its finish, and for glass its interior (ior).
-static bool cnPovTexture( FILE* out, const cnRecordedShape* s, const float color[3], const cnPovOptions* options )
+// A shape's texture: its colour or image, its finish, and for glass its interior (ior). Patterns
+// are drawn at the shape's size, or for a plane, which has none, at the size of the scene.
+static bool cnPovTexture( FILE* out, const cnRecordedShape* s, const float color[3], const cnPovOptions* options,
+						  double sceneSize )
 {
 	double r = color[0], g = color[1], b = color[2];
-	double scale = fmax( cnShapeReach( s ), 1e-3 );
+	double scale = fmax( s->type == cnShape_plane ? 0.25 * sceneSize : cnShapeReach( s ), 1e-3 );
 	fprintf( out, "  texture {\n" );
 	if ( s->texture != NULL && s->texture[0] != 0 )
 	{
@@ -198,11 +195,14 @@ static bool cnPovTexture( FILE* out, const cnRecordedShape* s, const float color
 				fprintf( out, "    pigment { rgbf <%.6g, %.6g, %.6g, 0.92> }\n", r, g, b );
 				break;
 			case cnFinish_wood:
-				// rings around the shape's z axis (POV's y), light and dark tones of the colour
+				// rings around the shape's y axis, so faces along it show the long grain of a plank, in
+				// light and dark tones of the colour; a few centimetres apart, wider on large shapes
+				// so they do not shimmer
 				fprintf( out,
-						 "    pigment { wood turbulence 0.06 color_map { [0.0 rgb <%.6g, %.6g, %.6g>] [0.7 rgb <%.6g, "
-						 "%.6g, %.6g>] [1.0 rgb <%.6g, %.6g, %.6g>] } rotate <90, 0, 0> scale %.6g }\n",
-						 r, g, b, 0.8 * r, 0.8 * g, 0.8 * b, 0.55 * r, 0.55 * g, 0.55 * b, 0.12 * scale );
+						 "    pigment { wood turbulence 0.08 color_map { [0.0 rgb <%.6g, %.6g, %.6g>] [0.7 rgb <%.6g, "
+						 "%.6g, %.6g>] [1.0 rgb <%.6g, %.6g, %.6g>] } scale <%.6g, %.6g, 1> }\n",
+						 r, g, b, 0.8 * r, 0.8 * g, 0.8 * b, 0.55 * r, 0.55 * g, 0.55 * b,
+						 fmin( fmax( 0.02 * scale, 0.01 ), 0.1 ), fmin( fmax( 0.02 * scale, 0.01 ), 0.1 ) );
 				break;
 			case cnFinish_marble:
 				fprintf( out,
@@ -301,7 +301,7 @@ static void cnPovPolygon( FILE* out, const cnRecordedShape* s )
 
 // One shape of a body, in its own frame, then its texture and the matrix that places it.
 static bool cnPovShape( FILE* out, const cnRecordedShape* s, cnTransform body, const float color[3],
-						const cnPovOptions* options )
+						const cnPovOptions* options, double sceneSize )
 {
 	switch ( s->type )
 	{
@@ -335,20 +335,13 @@ static bool cnPovShape( FILE* out, const cnRecordedShape* s, cnTransform body, c
 		default:
 			return true;
 	}
-	if ( cnPovTexture( out, s, color, options ) == false )
+	if ( cnPovTexture( out, s, color, options, sceneSize ) == false )
 	{
 		return false;
 	}
 	cnPovMatrix( out, cnMulTransforms( body, s->localPose ) );
 	fprintf( out, "}\n" );
 	return true;
-}
-
-// Whether a shape kept the default appearance: grey plastic without a texture.
-static bool cnIsUnstyled( const cnRecordedShape* s )
-{
-	return s->color[0] == 0.7f && s->color[1] == 0.7f && s->color[2] == 0.7f && s->finish == cnFinish_plastic &&
-		   ( s->texture == NULL || s->texture[0] == 0 );
 }
 
 // A round length near x (1, 2 or 5 times a power of ten): the floor's checker size.
@@ -458,9 +451,10 @@ bool cnWritePovFrame( FILE* out, const cnRecording* recording, int frame, const 
 			}
 			if ( cnIsUnstyled( &s ) && cnRecording_GetBodyType( recording, b ) != cnBody_static )
 			{
-				color = cnPalette[b % (int)( sizeof( cnPalette ) / sizeof( cnPalette[0] ) )];
+				// the palette (render/palette.h) the glTF exporter shares
+				color = cnPaletteColor( b );
 			}
-			if ( cnPovShape( out, &s, xf, color, options ) == false )
+			if ( cnPovShape( out, &s, xf, color, options, size ) == false )
 			{
 				return false;
 			}
