@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Writes Cairn's large generated scenes (pyramid.json, fall3000.json) next to this script, and
+"""Writes Cairn's large generated scenes (pyramid.json, fall3000.json, heap100.json) next to this script, and
 checks scene files.
 
     python3 scenes/make_scenes.py            # regenerate the generated scenes
@@ -143,8 +143,8 @@ GENERATED = {"pyramid.json": pyramid, "fall3000.json": fall3000}
 # check
 
 TOP_KEYS = {"cairn", "name", "description", "gravity", "timestep", "duration", "fps", "method",
-    "substeps", "sleep", "materials", "material_pairs", "no_collide", "bodies"}
-MATERIAL_KEYS = {"density", "friction", "restitution", "stiffness", "damping", "color", "texture"}
+    "substeps", "sleep", "materials", "material_pairs", "no_collide", "bodies", "cameras"}
+MATERIAL_KEYS = {"density", "friction", "restitution", "stiffness", "damping", "color", "texture", "appearance"}
 BODY_KEYS = {"name", "type", "material", "position", "orientation", "euler_deg", "velocity",
     "angular_velocity", "mass", "gravity_scale", "linear_damping", "angular_damping", "drag", "sleep",
     "awake", "shapes", "forces", "torques"}
@@ -158,6 +158,47 @@ SHAPE_KEYS = {
 SHAPE_COMMON = {"type", "position", "orientation", "euler_deg", "material", "category", "mask", "group"}
 FORCE_KEYS = {"point", "frame", "vector", "magnitude", "target", "target_point", "start", "end"}
 TORQUE_KEYS = {"frame", "vector", "start", "end"}
+
+
+def heap100():
+    """100 bodies of every shape and finish dropped in a 5 x 5 x 4 lattice into a walled bin: the
+    100-body scene of the rendering benchmark (docs/benchmarks.md) and a showcase of appearances."""
+    scene = header("heap100", "100 spheres, boxes, capsules and cylinders of every finish fall into a walled wooden bin",
+        1.0 / 120.0, 3, 30)
+    scene["cameras"] = [{"name": "front", "position": [4.5, -6.5, 5.0], "look_at": [0, 0, 0.8], "fov_deg": 50}]
+    finishes = [("red", [0.8, 0.15, 0.1], "plastic"), ("gold", [0.95, 0.75, 0.3], "metal"),
+        ("ice", [0.85, 0.93, 1.0], "glass"), ("oak", [0.62, 0.44, 0.26], "wood"),
+        ("stone", [0.85, 0.84, 0.8], "marble"), ("tyre", [0.12, 0.12, 0.12], "rubber"),
+        ("chalk", [0.2, 0.45, 0.85], "matte")]
+    scene["materials"] = {
+        "floor": {"density": 1000, "friction": 0.6, "restitution": 0.1,
+            "appearance": {"color": [0.55, 0.42, 0.3], "finish": "wood"}},
+    }
+    for name, color, finish in finishes:
+        scene["materials"][name] = {"density": 1000, "friction": 0.5, "restitution": 0.2,
+            "appearance": {"color": color, "finish": finish}}
+    bodies = [box_body("floor", [0, 0, -0.25], [2.5, 2.5, 0.25], type="static", material="floor")]
+    for k, (x, y, hx, hy) in enumerate([(2.4, 0, 0.1, 2.5), (-2.4, 0, 0.1, 2.5), (0, 2.4, 2.3, 0.1), (0, -2.4, 2.3, 0.1)]):
+        bodies.append(box_body("wall_%d" % k, [x, y, 0.4], [hx, hy, 0.4], type="static", material="floor"))
+    shapes = [{"type": "sphere", "radius": 0.22}, {"type": "box", "half_extents": [0.2, 0.15, 0.12]},
+        {"type": "capsule", "radius": 0.12, "half_height": 0.15}, {"type": "cylinder", "radius": 0.17, "half_height": 0.12}]
+    index = 0
+    for layer in range(4):
+        for j in range(5):
+            for i in range(5):
+                body = {"name": "body_%d" % index, "material": finishes[index % len(finishes)][0],
+                    "position": [0.8 * (i - 2) + 0.1 * (layer % 2), 0.8 * (j - 2) - 0.1 * (layer % 2), 1.0 + 0.7 * layer],
+                    # a small tilt about x and y so the heap tumbles instead of stacking
+                    "euler_deg": [7 * ((index * 3) % 5 - 2), 5 * ((index * 7) % 5 - 2), 13 * (index % 7)],
+                    "shapes": [shapes[index % len(shapes)]]}
+                bodies.append(body)
+                index += 1
+    assert index == 100
+    scene["bodies"] = bodies
+    return scene
+
+
+GENERATED["heap100.json"] = heap100
 
 
 def mat_mul(a, b):

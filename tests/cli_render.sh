@@ -56,6 +56,7 @@ check "a kept .pov names POV-Ray 3.7" grep -q '^#version 3.7;' "$T/frames/frame_
 # the summary line without --quiet
 run render "$BALLS" -o "$T/one" --fps 10 --frames 0:1 --size 64x48
 check "render prints what it wrote" grep -q "^rendered 1 frames of 64x48 (draft) in .* s per frame; wrote $T/one" "$T/out"
+check "render says where the time went" grep -q "^time: simulation or loading .* s, writing .pov files .* s (Cairn); POV-Ray .* s; FFmpeg .* s$" "$T/out"
 
 # --- cameras: the scene's named ones and the automatic one ---------------------------------------
 cat >"$T/cams.json" <<'EOF'

@@ -182,6 +182,29 @@ static void autoViewFrames( void )
 	cnDestroyScene( scene );
 }
 
+static void autoViewIgnoresTheStage( void )
+{
+	// a 60 m static ground and a 10 cm ball: the view frames the ball, not the ground
+	const char* json = "{ \"cairn\": 1, \"duration\": 0.2, \"fps\": 10,\n"
+					   "  \"bodies\": [ { \"name\": \"ground\", \"type\": \"static\", \"position\": [0, 0, -0.5],\n"
+					   "    \"shapes\": [{ \"type\": \"box\", \"half_extents\": [30, 30, 0.5] }] },\n"
+					   "    { \"name\": \"ball\", \"position\": [1, 0, 1], \"shapes\": [{ \"type\": \"sphere\", \"radius\": 0.1 }] } ] }\n";
+	cnScene* scene = cnLoadSceneFromString( json, "stage.json" );
+	cnRecording* recording = scene != NULL ? recordScene( scene ) : NULL;
+	CHECK( recording != NULL );
+	if ( recording != NULL )
+	{
+		cnView view = cnRecording_GetAutoView( recording, 4.0 / 3.0 );
+		// the ball falls 0.196 m in 0.2 s: its box is about 0.2 x 0.2 x 0.4 m
+		CHECK( cnDistance( view.position, view.lookAt ) < 2.0 );
+		CHECK_NEAR( view.lookAt.x, 1.0, 1e-9 );
+		cnAABB all;
+		CHECK( cnRecording_GetBounds( recording, &all ) && all.lower.x == -30.0 );
+	}
+	cnDestroyRecording( recording );
+	cnDestroyScene( scene );
+}
+
 static void planarSeenFromAbove( void )
 {
 	const char* json = "{ \"cairn\": 1, \"planar\": true, \"gravity\": [0, -9.81, 0], \"duration\": 0.5, \"fps\": 10,\n"
@@ -223,6 +246,7 @@ int main( void )
 	RUN_TEST( camerasLoad );
 	RUN_TEST( cameraViews );
 	RUN_TEST( autoViewFrames );
+	RUN_TEST( autoViewIgnoresTheStage );
 	RUN_TEST( planarSeenFromAbove );
 	RUN_TEST( stereoEyes );
 	return TEST_SUMMARY();

@@ -258,7 +258,9 @@ int cliRenderMain( int argc, char** argv )
 
 	cnScene* scene = NULL;
 	status = CLI_OK;
+	double loadStart = cliNow();
 	cnRecording* recording = cliLoadRecordingInput( positional[0], fps, quiet, &scene, &status );
+	double loadSeconds = cliNow() - loadStart;
 	if ( recording == NULL )
 	{
 		cnDestroyScene( scene );
@@ -312,6 +314,10 @@ int cliRenderMain( int argc, char** argv )
 				outWidth, cfg.pov.height, cfg.pov.final ? "final" : "draft", stereo != NULL ? ", stereo " : "",
 				stereo != NULL ? stereo : "", result.wallSeconds,
 				result.frameCount > 0 ? result.wallSeconds / result.frameCount : 0.0, out );
+		// where the time went: Cairn's part (simulating, writing .pov files) against the helpers'
+		printf( "time: simulation or loading %.3f s, writing .pov files %.3f s (Cairn); POV-Ray %.1f s; FFmpeg %.1f s\n",
+				loadSeconds, result.writeSeconds, result.wallSeconds - result.writeSeconds - result.encodeSeconds,
+				result.encodeSeconds );
 	}
 	free( folder );
 	cnDestroyRecording( recording );

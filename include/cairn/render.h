@@ -86,8 +86,9 @@ CN_API bool cnRecording_GetBounds( const cnRecording* recording, cnAABB* bounds 
 /// only) over the recording: FOSSSim scenes and other planar worlds, which are seen from above.
 CN_API bool cnRecording_IsPlanar( const cnRecording* recording );
 
-/// A view that frames the whole recording (cnRecording_GetBounds) wide enough for the aspect ratio
-/// (width / height): from the front, above and to the side, or from above for a planar recording.
+/// A view that frames the motion: the box around the shapes of the bodies that move (of every body
+/// when all are static) over the recording, wide enough for the aspect ratio (width / height), seen
+/// from the front, above and to the side, or from above for a planar recording.
 CN_API cnView cnRecording_GetAutoView( const cnRecording* recording, double aspect );
 
 /// A view of a stereo eye: the camera moved sideways by half the eye separation (eye = -1 left,

@@ -192,7 +192,8 @@ static int cnSampleStride( const cnRecording* recording )
 	return frames > 200 ? frames / 200 : 1;
 }
 
-bool cnRecording_GetBounds( const cnRecording* recording, cnAABB* bounds )
+// The box around the shapes of every body, or of the bodies that are not static only.
+static bool cnBoundsOf( const cnRecording* recording, bool movingOnly, cnAABB* bounds )
 {
 	bool any = false;
 	cnAABB total = { cnVec3_zero, cnVec3_zero };
@@ -203,6 +204,10 @@ bool cnRecording_GetBounds( const cnRecording* recording, cnAABB* bounds )
 	{
 		for ( int b = 0; b < bodies; ++b )
 		{
+			if ( movingOnly && cnRecording_GetBodyType( recording, b ) == cnBody_static )
+			{
+				continue;
+			}
 			cnTransform xf = cnRecording_GetBodyTransform( recording, f, b );
 			int shapes = cnRecording_GetShapeCount( recording, b );
 			for ( int s = 0; s < shapes; ++s )
@@ -219,6 +224,11 @@ bool cnRecording_GetBounds( const cnRecording* recording, cnAABB* bounds )
 	}
 	*bounds = total;
 	return any;
+}
+
+bool cnRecording_GetBounds( const cnRecording* recording, cnAABB* bounds )
+{
+	return cnBoundsOf( recording, false, bounds );
 }
 
 bool cnRecording_IsPlanar( const cnRecording* recording )
@@ -244,8 +254,10 @@ bool cnRecording_IsPlanar( const cnRecording* recording )
 cnView cnRecording_GetAutoView( const cnRecording* recording, double aspect )
 {
 	cnView view = { cnV3( 6.0, -8.0, 4.0 ), cnVec3_zero, cnV3( 0.0, 0.0, 1.0 ), 50.0 };
+	// what moves is what to see: static bodies are the stage (a 30 m ground would shrink a table of
+	// cans to nothing), unless nothing moves
 	cnAABB bounds;
-	if ( cnRecording_GetBounds( recording, &bounds ) == false )
+	if ( cnBoundsOf( recording, true, &bounds ) == false && cnBoundsOf( recording, false, &bounds ) == false )
 	{
 		return view;
 	}
