@@ -58,6 +58,14 @@ run render "$BALLS" -o "$T/one" --fps 10 --frames 0:1 --size 64x48
 check "render prints what it wrote" grep -q "^rendered 1 frames of 64x48 (draft) in .* s per frame; wrote $T/one" "$T/out"
 check "render says where the time went" grep -q "^time: simulation or loading .* s, writing .pov files .* s (Cairn); POV-Ray .* s; FFmpeg .* s$" "$T/out"
 
+# on a terminal (script gives one), a progress line: frames done, their rate, the time left
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$CAIRN' render '$BALLS' -o '$T/tty' --fps 10 --frames 0:3 --size 64x48" "$T/tty.log" >/dev/null 2>&1
+	check "a progress line on a terminal" grep -q "render: \[#*-*\] 3/3 frames  [0-9.]* frames/s  0:0[0-9] left" "$T/tty.log"
+	run render "$BALLS" -o "$T/notty" --fps 10 --frames 0:2 --size 64x48
+	check "no progress line off a terminal" bash -c "! grep -q 'frames/s' '$T/err'"
+fi
+
 # --- cameras: the scene's named ones and the automatic one ---------------------------------------
 cat >"$T/cams.json" <<'EOF'
 { "cairn": 1, "duration": 0.5, "fps": 10,
