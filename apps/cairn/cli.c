@@ -282,3 +282,21 @@ cnScene* cliLoadScene( const char* path, const char* method )
 	}
 	return cnFosssim_ReleaseScene( f );
 }
+
+char* cliFolderOf( const char* path )
+{
+	const char* slash = strrchr( path, '/' );
+	if ( slash == NULL )
+	{
+		return NULL;
+	}
+	// "/x" is in "/", not in ""
+	size_t n = slash == path ? 1 : (size_t)( slash - path );
+	char* folder = malloc( n + 1 );
+	if ( folder != NULL )
+	{
+		memcpy( folder, path, n );
+		folder[n] = 0;
+	}
+	return folder;
+}

@@ -97,11 +97,18 @@ cnScene* cliLoadRunScene( const char* path, const char* method, cnFosssimScene**
 /// each, skipping lines this process has printed already. cliLoadScene and cliLoadRunScene call it.
 void cliPrintWarnings( const cnScene* scene );
 
-/// Loads what `render` and `export` draw: a recording file as it is, or a scene (JSON) run into a
-/// recording in memory at fps (<= 0: the scene's), with a progress line unless quiet; *scene then
-/// holds the scene (for its cameras; NULL for a recording). NULL after printing an error, with
-/// *status the exit status.
-cnRecording* cliLoadRecordingInput( const char* path, double fps, bool quiet, cnScene** scene, int* status );
+/// Loads what `render` and `export` draw: a recording file as it is, or a scene (JSON or FOSSSim)
+/// run into a recording in memory at fps (<= 0: the scene's), with a progress line unless quiet.
+/// *camera gets the scene's camera named cameraName (NULL: its first, if any); an unknown name, or
+/// any name for a recording, is an error found before simulating. *scene holds the scene (it owns
+/// the camera; NULL for a recording). NULL after printing an error, with *status the exit status;
+/// verb ("render", "export") says what to do with the scene instead in messages.
+cnRecording* cliLoadRecordingInput( const char* path, double fps, bool quiet, const char* cameraName, const char* verb,
+									cnScene** scene, const cnCameraDef** camera, int* status );
+
+/// The folder a file is in, as a new string (NULL for a bare name: the current directory); what
+/// texture names are relative to.
+char* cliFolderOf( const char* path );
 
 /// Destroys what cliLoadRunScene returned.
 void cliDestroyRunScene( cnScene* scene, cnFosssimScene* fosssim );

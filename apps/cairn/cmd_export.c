@@ -38,29 +38,6 @@ const char cliExportHelp[] =
 	"  cairn export scenes/bouncing_balls.json -o balls.glb\n"
 	"  cairn export run.cnrec -o run.gltf --fps 30\n";
 
-// Prints the error of an unknown --camera with the names the scene has.
-static void cliExportUnknownCamera( const cnScene* scene, const char* input, const char* name )
-{
-	if ( scene == NULL )
-	{
-		cliError( "--camera %s: %s is a recording, which has no cameras; export its scene instead", name, input );
-		return;
-	}
-	if ( scene->cameraCount == 0 )
-	{
-		cliError( "--camera %s: %s has no \"cameras\"", name, scene->path );
-		return;
-	}
-	char names[1024] = "";
-	size_t used = 0;
-	for ( int i = 0; i < scene->cameraCount && used < sizeof( names ); ++i )
-	{
-		int n = snprintf( names + used, sizeof( names ) - used, "%s%s", i > 0 ? ", " : "", scene->cameras[i].name );
-		used += n > 0 ? (size_t)n : 0;
-	}
-	cliError( "--camera %s: %s has no such camera (it has: %s)", name, scene->path, names );
-}
-
 // The frame stride that gives a recording fps keys per second: the whole number n with
 // recordingFps / n = fps; 0 after printing an error when there is none.
 static int cliExportStride( const char* input, const char* fpsText, double recordingFps, double fps )
@@ -75,24 +52,6 @@ static int cliExportStride( const char* input, const char* fpsText, double recor
 		return 0;
 	}
 	return (int)whole;
-}
-
-// The folder of a file (textures are named relative to it); NULL for the current directory.
-static char* cliFolderOf( const char* path )
-{
-	const char* slash = strrchr( path, '/' );
-	if ( slash == NULL )
-	{
-		return NULL;
-	}
-	size_t n = slash == path ? 1 : (size_t)( slash - path );
-	char* folder = malloc( n + 1 );
-	if ( folder != NULL )
-	{
-		memcpy( folder, path, n );
-		folder[n] = 0;
-	}
-	return folder;
 }
 
 int cliExportMain( int argc, char** argv )
@@ -141,7 +100,7 @@ int cliExportMain( int argc, char** argv )
 	const char* input = positional[0];
 	if ( cameraName != NULL && cnIsRecordingFile( input ) )
 	{
-		cliExportUnknownCamera( NULL, input, cameraName );
+		cliError( "--camera %s: %s is a recording, which has no cameras; export its scene instead", cameraName, input );
 		return CLI_BAD_INPUT;
 	}
 
@@ -156,7 +115,8 @@ int cliExportMain( int argc, char** argv )
 
 	cnScene* scene = NULL;
 	status = CLI_OK;
-	cnRecording* recording = cliLoadRecordingInput( input, fps, quiet, &scene, &status );
+	const cnCameraDef* camera = NULL;
+	cnRecording* recording = cliLoadRecordingInput( input, fps, quiet, cameraName, "export", &scene, &camera, &status );
 	if ( recording == NULL )
 	{
 		cnDestroyScene( scene );
@@ -164,17 +124,7 @@ int cliExportMain( int argc, char** argv )
 	}
 
 	cnGltfOptions gltf = cnDefaultGltfOptions();
-	const cnCameraDef* camera = NULL;
-	if ( scene != NULL )
-	{
-		camera = cnScene_FindCamera( scene, cameraName );
-		if ( cameraName != NULL && camera == NULL )
-		{
-			cliExportUnknownCamera( scene, input, cameraName );
-			status = CLI_BAD_INPUT;
-		}
-	}
-	else if ( fpsText != NULL )
+	if ( scene == NULL && fpsText != NULL )
 	{
 		gltf.frameStride = cliExportStride( input, fpsText, cnRecording_GetFps( recording ), fps );
 		status = gltf.frameStride > 0 ? CLI_OK : CLI_BAD_INPUT;

@@ -103,7 +103,7 @@ static bool cliParseFrames( const char* text, int* first, int* end )
 	return true;
 }
 
-// Lists a scene's camera names after an unknown --camera.
+// Prints the error of an unknown --camera with the names the scene has.
 static void cliUnknownCamera( const cnScene* scene, const char* name )
 {
 	if ( scene->cameraCount == 0 )
@@ -111,7 +111,7 @@ static void cliUnknownCamera( const cnScene* scene, const char* name )
 		cliError( "--camera %s: %s has no \"cameras\"", name, scene->path );
 		return;
 	}
-	char names[512] = "";
+	char names[1024] = "";
 	size_t used = 0;
 	for ( int i = 0; i < scene->cameraCount && used < sizeof( names ); ++i )
 	{
@@ -121,11 +121,20 @@ static void cliUnknownCamera( const cnScene* scene, const char* name )
 	cliError( "--camera %s: %s has no such camera (it has: %s)", name, scene->path, names );
 }
 
-cnRecording* cliLoadRecordingInput( const char* path, double fps, bool quiet, cnScene** scene, int* status )
+cnRecording* cliLoadRecordingInput( const char* path, double fps, bool quiet, const char* cameraName, const char* verb,
+									cnScene** scene, const cnCameraDef** camera, int* status )
 {
 	*scene = NULL;
+	*camera = NULL;
 	if ( cnIsRecordingFile( path ) )
 	{
+		if ( cameraName != NULL )
+		{
+			cliError( "--camera %s: %s is a recording, which has no cameras; %s its scene instead", cameraName, path,
+					  verb );
+			*status = CLI_BAD_INPUT;
+			return NULL;
+		}
 		cnRecording* recording = cnLoadRecording( path );
 		if ( recording == NULL )
 		{
@@ -137,6 +146,14 @@ cnRecording* cliLoadRecordingInput( const char* path, double fps, bool quiet, cn
 	*scene = cliLoadScene( path, NULL );
 	if ( *scene == NULL )
 	{
+		*status = CLI_BAD_INPUT;
+		return NULL;
+	}
+	// the camera is checked before a long simulation, not after
+	*camera = cnScene_FindCamera( *scene, cameraName );
+	if ( cameraName != NULL && *camera == NULL )
+	{
+		cliUnknownCamera( *scene, cameraName );
 		*status = CLI_BAD_INPUT;
 		return NULL;
 	}
@@ -259,7 +276,8 @@ int cliRenderMain( int argc, char** argv )
 	cnScene* scene = NULL;
 	status = CLI_OK;
 	double loadStart = cliNow();
-	cnRecording* recording = cliLoadRecordingInput( positional[0], fps, quiet, &scene, &status );
+	cnRecording* recording =
+		cliLoadRecordingInput( positional[0], fps, quiet, cameraName, "render", &scene, &cfg.camera, &status );
 	double loadSeconds = cliNow() - loadStart;
 	if ( recording == NULL )
 	{
@@ -267,44 +285,8 @@ int cliRenderMain( int argc, char** argv )
 		return status != CLI_OK ? status : CLI_FAILURE;
 	}
 	cfg.fps = fps > 0.0 ? fps : cnRecording_GetFps( recording );
-	if ( cameraName != NULL )
-	{
-		cfg.camera = scene != NULL ? cnScene_FindCamera( scene, cameraName ) : NULL;
-		if ( cfg.camera == NULL )
-		{
-			if ( scene != NULL )
-			{
-				cliUnknownCamera( scene, cameraName );
-			}
-			else
-			{
-				cliError( "--camera %s: %s is a recording, which has no cameras; render its scene instead",
-						  cameraName, positional[0] );
-			}
-			cnDestroyRecording( recording );
-			cnDestroyScene( scene );
-			return CLI_BAD_INPUT;
-		}
-	}
-	else
-	{
-		cfg.camera = cnScene_FindCamera( scene, NULL );
-	}
-	cfg.pov.textureDir = NULL;
-	char* folder = NULL;
-	const char* slash = strrchr( positional[0], '/' );
-	if ( slash != NULL )
-	{
-		// textures are named relative to the scene's (or recording's) folder
-		folder = malloc( (size_t)( slash - positional[0] ) + 2 );
-		if ( folder != NULL )
-		{
-			size_t n = slash == positional[0] ? 1 : (size_t)( slash - positional[0] );
-			memcpy( folder, positional[0], n );
-			folder[n] = 0;
-		}
-		cfg.pov.textureDir = folder;
-	}
+	char* folder = cliFolderOf( positional[0] );
+	cfg.pov.textureDir = folder;
 
 	cliRenderResult result;
 	status = cliRender( recording, &cfg, &result );

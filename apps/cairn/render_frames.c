@@ -76,24 +76,16 @@ static char* cliPathJoin( const char* folder, const char* name )
 // The folder a path is in ("." for a bare name); the caller frees it.
 static char* cliParentFolder( const char* path )
 {
-	const char* slash = strrchr( path, '/' );
-	if ( slash == NULL )
+	char* folder = cliFolderOf( path );
+	if ( folder == NULL && strchr( path, '/' ) == NULL )
 	{
-		char* dot = malloc( 2 );
-		if ( dot != NULL )
+		folder = malloc( 2 );
+		if ( folder != NULL )
 		{
-			strcpy( dot, "." );
+			strcpy( folder, "." );
 		}
-		return dot;
 	}
-	size_t length = slash == path ? 1 : (size_t)( slash - path );
-	char* parent = malloc( length + 1 );
-	if ( parent != NULL )
-	{
-		memcpy( parent, path, length );
-		parent[length] = 0;
-	}
-	return parent;
+	return folder;
 }
 
 // Removes a folder's files and then the folder (it holds no sub-folders).
