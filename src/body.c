@@ -147,6 +147,7 @@ bool cnDestroyBody( cnWorld* world, cnBodyId id )
 		s = next;
 	}
 	cnDestroyBodyForces( world, id.index );
+	cnDestroyBodyJoints( world, id.index );
 
 	free( b->name );
 	b->name = NULL;

@@ -62,6 +62,10 @@ static void cnPairFound( int32_t shapeIndexA, int32_t shapeIndexB, void* context
 	{
 		return;
 	}
+	if ( cnJointsDisableCollision( world, sa->body, sb->body ) )
+	{
+		return;
+	}
 
 	if ( world->contactCount == world->contactCapacity )
 	{

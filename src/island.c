@@ -102,6 +102,9 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 		}
 	}
 
+	// joints link their bodies into one island; a joint to the world or a static body holds its body
+	cnLinkJointIslands( world, parent, held );
+
 	// the smallest sleep time of each island, kept at its root
 	double* minSleep = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( double ) );
 	int* islandSize = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );

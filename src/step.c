@@ -65,14 +65,22 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	cnCollideContacts( world, timeStep );
 	s->narrowPhaseMs = cnLapMs( &mark );
 
-	// the method: resolves contacts and moves the awake bodies (it times its own integration)
+	// the method: resolves contacts and joints and moves the awake bodies (it times its own
+	// integration)
 	s->integrateMs = 0.0;
+	world->jointImpulseTime = timeStep;
 	if ( cnStepMethod( world, timeStep ) == false )
 	{
 		cnArena_Reset( &world->arena );
 		return false;
 	}
 	s->solveMs = cnLapMs( &mark ) - s->integrateMs;
+
+	// joints: errors and reactions at the new poses, breaks
+	if ( world->liveJointCount > 0 )
+	{
+		cnFinishJoints( world, world->jointImpulseTime, timeStep );
+	}
 
 	// finish: forces cleared, sleep timers, shape boxes
 	cnFinalizeBodies( world, timeStep );

@@ -66,6 +66,8 @@ cnWorld* cnCreateWorld( const cnWorldDef* def )
 	world->freeShape = -1;
 	cnPairMap_Create( &world->contactMap, 256 );
 	cnPairMap_Create( &world->disabledPairs, 16 );
+	cnPairMap_Create( &world->jointPairs, 16 );
+	world->freeJoint = -1;
 	cnBroadPhase_Create( &world->broadPhase );
 	cnArena_Create( &world->arena, 1 << 20 );
 
@@ -99,6 +101,7 @@ void cnDestroyWorld( cnWorld* world )
 	}
 	free( world->contacts );
 	cnDestroyMaterials( world );
+	cnDestroyJoints( world );
 	free( world->forces );
 	for ( int i = 0; i < world->sleepIslandCount; ++i )
 	{

@@ -10,6 +10,7 @@
 #include "contact.h"
 #include "force.h"
 #include "island.h"
+#include "joints/joint.h"
 #include "material.h"
 #include "pair_map.h"
 #include "shape.h"
@@ -56,6 +57,22 @@ struct cnWorld
 
 	// body pairs that never collide: key (min << 32 | max) -> 1
 	cnPairMap disabledPairs;
+
+	// joints: jointCount entries (dead ones included), liveJointCount alive, a free list
+	cnJoint* joints;
+	int jointCount;
+	int jointCapacity;
+	int liveJointCount;
+	int freeJoint;
+	// body pairs whose collision joints switch off: key -> number of such joints
+	cnPairMap jointPairs;
+	// the joints that broke in the last step
+	cnJointBreak* jointBreaks;
+	// the method says over what time the impulses it left in cnJoint.impulses acted (the impulse
+	// method: one sub-step), so the reaction forces can be measured
+	double jointImpulseTime;
+	int jointBreakCount;
+	int jointBreakCapacity;
 
 	cnSleepIsland* sleepIslands;
 	int sleepIslandCount;

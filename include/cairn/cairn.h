@@ -20,6 +20,7 @@
 
 #include "cairn/math.h"
 #include "cairn/types.h"
+#include "cairn/joint.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -122,7 +122,7 @@ typedef enum cnMethodFlags
 	cnMethodFlag_friction = 1 << 2,
 	/// runs planar worlds (bodies in the xy-plane, state x, y, theta)
 	cnMethodFlag_planar = 1 << 3,
-	/// solves joints (bilateral constraints); no method has joints yet
+	/// solves joints (cairn/joint.h); a joint cannot be created in a world whose method lacks this
 	cnMethodFlag_joints = 1 << 4,
 	/// resolves simultaneous impacts by generalized reflection, repeating the response on the points
 	/// still approaching (gr-lcp, gr-velocity-projection)

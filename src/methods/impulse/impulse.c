@@ -67,6 +67,9 @@ static void cnWriteBackBodies( cnStepContext* context )
 	}
 }
 
+// damping ratio of the joints' soft position correction (Box2D v3 uses 2: overdamped, no ringing)
+#define CN_JOINT_DAMPING_RATIO 2.0
+
 static bool cnStepImpulse( cnWorld* world, double timeStep )
 {
 	// gather the simulated bodies: awake dynamic and kinematic ones
@@ -116,10 +119,13 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	double hertz = settings->contactHertz < 0.25 * context.inv_h ? settings->contactHertz : 0.25 * context.inv_h;
 	context.contactSoftness = cnMakeSoft( hertz, settings->contactDampingRatio, h );
 	context.staticSoftness = cnMakeSoft( 2.0 * hertz, settings->contactDampingRatio, h );
+	// joints are stiffer than contacts and heavily damped, as Box2D v3's
+	context.jointSoftness = cnMakeSoft( 2.0 * hertz, CN_JOINT_DAMPING_RATIO, h );
 	context.maxPushVelocity = settings->maxPushVelocity;
 	context.restitutionThreshold = world->def.restitutionThreshold;
 	context.gravity = world->gravity;
 
+	cnPrepareJoints( &context );
 	cnPrepareContacts( &context );
 
 	double integrateSeconds = 0.0;
@@ -130,13 +136,16 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 		integrateSeconds += cnSeconds() - t0;
 
 		cnFollowSpheres( &context );
+		cnWarmStartJoints( &context );
 		cnWarmStartContacts( &context );
+		cnSolveJoints( &context, true );
 		cnSolveContacts( &context, true );
 
 		t0 = cnSeconds();
 		cnIntegratePositions( &context );
 		integrateSeconds += cnSeconds() - t0;
 
+		cnSolveJoints( &context, false );
 		cnSolveContacts( &context, false );
 	}
 
@@ -171,7 +180,7 @@ const cnMethodModule cnImpulseModule = {
 	.method = cnMethod_impulse,
 	.name = "impulse",
 	.summary = "sequential impulses on soft contacts, sub-steps and relax (Box2D v3's soft step)",
-	.flags = cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_subSteps,
+	.flags = cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_subSteps | cnMethodFlag_joints,
 	.validate = cnValidateImpulse,
 	.stateSize = 0,
 	.step = cnStepImpulse,

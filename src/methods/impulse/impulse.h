@@ -78,6 +78,29 @@ typedef struct cnContactConstraint
 	cnConstraintPoint points[CN_MAX_MANIFOLD_POINTS];
 } cnContactConstraint;
 
+/// One side of a joint during a step: its solver index (bodyCount: the dummy entry, for the world,
+/// static and sleeping bodies), its pose at the step's start and its inverse mass and inertia.
+typedef struct cnJointSide
+{
+	int index;
+	cnJointPose start;
+	double invMass;
+	cnMat3 invI;
+} cnJointSide;
+
+/// A joint during a step: its rows at the current poses and their effective masses.
+typedef struct cnJointConstraint
+{
+	cnJoint* joint;
+	cnJointSide a, b;
+	int rowCount;
+	cnJointRow rows[CN_JOINT_MAX_ROWS];
+	// inverse inertia times each row's angular parts, the row's K = J M^-1 J^T and 1 / K
+	cnVec3 iA[CN_JOINT_MAX_ROWS], iB[CN_JOINT_MAX_ROWS];
+	double k[CN_JOINT_MAX_ROWS];
+	double mass[CN_JOINT_MAX_ROWS];
+} cnJointConstraint;
+
 /// Everything the sub-steps of one step work on.
 typedef struct cnStepContext
 {
@@ -90,7 +113,10 @@ typedef struct cnStepContext
 	cnBodySim* sims;
 	cnContactConstraint* constraints;
 	int constraintCount;
+	cnJointConstraint* joints;
+	int jointCount;
 	cnSoftness contactSoftness;
+	cnSoftness jointSoftness;
 	cnSoftness staticSoftness;
 	double maxPushVelocity;
 	double restitutionThreshold;
@@ -100,6 +126,17 @@ typedef struct cnStepContext
 
 /// Soft constraint coefficients for a stiffness in Hz, a damping ratio and a time step.
 cnSoftness cnMakeSoft( double hertz, double zeta, double h );
+
+/// Gathers the active joints with a simulated body.
+void cnPrepareJoints( cnStepContext* context );
+/// Rebuilds the joints' rows at the current poses and applies their accumulated impulses.
+void cnWarmStartJoints( cnStepContext* context );
+/// One pass over the joints; useBias corrects position errors softly, false relaxes (the rows are
+/// rebuilt first, since the positions moved).
+void cnSolveJoints( cnStepContext* context, bool useBias );
+
+/// The equality rows of all joints, solved exactly per island of joined bodies (joint_island.c).
+void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias );
 
 /// Builds the contact constraints of every touching contact with an awake body.
 void cnPrepareContacts( cnStepContext* context );

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// The equality rows of the impulse method's joints, solved exactly per island. Gauss-Seidel over
+// joints one at a time converges slowly on long chains and with large mass ratios (a heavy weight on
+// a light chain stretches it by decimetres, or, made stiffer, it goes unstable), so every sub-step
+// solves all equality rows of a group of joined bodies at once: K dlambda = -(J v + bias), with
+// K = J M^-1 J^T assembled over the rows that share a body and factored by an envelope Cholesky in
+// the joints' order (a chain or a tree created link by link has a narrow envelope, so the cost is
+// close to linear). Limits, motors and springs stay one-row-at-a-time before it (joint_solver.c).
+#include "methods/impulse/impulse.h"
+
+#include "union_find.h"
+
+#include <string.h>
+
+// One equality row of an island: its joint constraint, its row, and its two sides' solver indices.
+typedef struct cnIslandRow
+{
+	int joint;
+	int row;
+	int a, b;
+} cnIslandRow;
+
+// K_ij: the coupling of two rows through the bodies they share (none: 0).
+static double cnCoupling( const cnStepContext* context, const cnIslandRow* ri, const cnIslandRow* rj )
+{
+	const cnJointConstraint* ci = context->joints + ri->joint;
+	const cnJointConstraint* cj = context->joints + rj->joint;
+	const cnJointRow* Ri = ci->rows + ri->row;
+	const cnJointRow* Rj = cj->rows + rj->row;
+	int dummy = context->bodyCount;
+	double k = 0.0;
+	// side A of row i against both sides of row j, then side B
+	if ( ri->a != dummy )
+	{
+		if ( ri->a == rj->a )
+		{
+			k += ci->a.invMass * cnDot( Ri->linearA, Rj->linearA ) + cnDot( Ri->angularA, cj->iA[rj->row] );
+		}
+		if ( ri->a == rj->b )
+		{
+			k += ci->a.invMass * cnDot( Ri->linearA, Rj->linearB ) + cnDot( Ri->angularA, cj->iB[rj->row] );
+		}
+	}
+	if ( ri->b != dummy )
+	{
+		if ( ri->b == rj->a )
+		{
+			k += ci->b.invMass * cnDot( Ri->linearB, Rj->linearA ) + cnDot( Ri->angularB, cj->iA[rj->row] );
+		}
+		if ( ri->b == rj->b )
+		{
+			k += ci->b.invMass * cnDot( Ri->linearB, Rj->linearB ) + cnDot( Ri->angularB, cj->iB[rj->row] );
+		}
+	}
+	return k;
+}
+
+// Solves the rows [0, m) of one island; first[i] is the first row that shares a body with row i.
+static void cnSolveIsland( cnStepContext* context, const cnIslandRow* rows, int m, const int* first, double* L,
+						   const int* offset, double* x, cnSoftness soft, bool useBias )
+{
+	// envelope Cholesky: row i of L holds columns first[i]..i at L[offset[i] + j - first[i]]
+	for ( int i = 0; i < m; ++i )
+	{
+		double* Li = L + offset[i] - first[i];
+		for ( int j = first[i]; j <= i; ++j )
+		{
+			double* Lj = L + offset[j] - first[j];
+			double s = cnCoupling( context, rows + i, rows + j );
+			int k0 = first[i] > first[j] ? first[i] : first[j];
+			for ( int k = k0; k < j; ++k )
+			{
+				s -= Li[k] * Lj[k];
+			}
+			if ( i == j )
+			{
+				// a row that depends on earlier ones (two joints locking the same freedom) gets a tiny
+				// pivot: its share of the impulse stays bounded
+				double kii = cnCoupling( context, rows + i, rows + i );
+				double floor = 1e-9 * ( kii > 0.0 ? kii : 1.0 );
+				Li[i] = sqrt( s > floor ? s : floor );
+			}
+			else
+			{
+				Li[j] = s / Lj[j];
+			}
+		}
+	}
+
+	// right-hand side: -(dC/dt + bias)
+	for ( int i = 0; i < m; ++i )
+	{
+		const cnJointConstraint* jc = context->joints + rows[i].joint;
+		const cnJointRow* R = jc->rows + rows[i].row;
+		const cnBodyState* sA = context->states + rows[i].a;
+		const cnBodyState* sB = context->states + rows[i].b;
+		double speed = cnDot( R->linearA, sA->v ) + cnDot( R->angularA, sA->w ) + cnDot( R->linearB, sB->v ) +
+					   cnDot( R->angularB, sB->w );
+		x[i] = -( speed + ( useBias ? soft.biasRate * R->error : 0.0 ) );
+	}
+	// L y = rhs
+	for ( int i = 0; i < m; ++i )
+	{
+		const double* Li = L + offset[i] - first[i];
+		double s = x[i];
+		for ( int k = first[i]; k < i; ++k )
+		{
+			s -= Li[k] * x[k];
+		}
+		x[i] = s / Li[i];
+	}
+	// L^T x = y: column sweeps from the last row up
+	for ( int i = m - 1; i >= 0; --i )
+	{
+		const double* Li = L + offset[i] - first[i];
+		x[i] /= Li[i];
+		for ( int k = first[i]; k < i; ++k )
+		{
+			x[k] -= Li[k] * x[i];
+		}
+	}
+
+	for ( int i = 0; i < m; ++i )
+	{
+		cnJointConstraint* jc = context->joints + rows[i].joint;
+		int r = rows[i].row;
+		double* impulses = jc->joint->impulses;
+		double lambda = soft.massScale * x[i] - soft.impulseScale * impulses[r];
+		impulses[r] += lambda;
+		const cnJointRow* R = jc->rows + r;
+		if ( rows[i].a != context->bodyCount )
+		{
+			cnBodyState* sA = context->states + rows[i].a;
+			sA->v = cnMulAdd( sA->v, jc->a.invMass * lambda, R->linearA );
+			sA->w = cnMulAdd( sA->w, lambda, jc->iA[r] );
+		}
+		if ( rows[i].b != context->bodyCount )
+		{
+			cnBodyState* sB = context->states + rows[i].b;
+			sB->v = cnMulAdd( sB->v, jc->b.invMass * lambda, R->linearB );
+			sB->w = cnMulAdd( sB->w, lambda, jc->iB[r] );
+		}
+	}
+}
+
+void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias )
+{
+	cnWorld* world = context->world;
+	int dummy = context->bodyCount;
+	int total = 0;
+	for ( int i = 0; i < context->jointCount; ++i )
+	{
+		const cnJointConstraint* jc = context->joints + i;
+		for ( int r = 0; r < jc->rowCount; ++r )
+		{
+			total += jc->rows[r].type == cnJointRow_equality && jc->mass[r] > 0.0 ? 1 : 0;
+		}
+	}
+	if ( total == 0 )
+	{
+		return;
+	}
+
+	// islands of bodies joined by joints (the dummy entry joins nothing)
+	int* parent = cnArena_Alloc( &world->arena, (size_t)( dummy + 1 ) * sizeof( int ) );
+	cnUnionFind_Reset( parent, dummy + 1 );
+	for ( int i = 0; i < context->jointCount; ++i )
+	{
+		const cnJointConstraint* jc = context->joints + i;
+		if ( jc->a.index != dummy && jc->b.index != dummy )
+		{
+			cnUnionFind_Union( parent, jc->a.index, jc->b.index );
+		}
+	}
+
+	// the rows, grouped by island (counting sort on the root, joints' order kept within each)
+	cnIslandRow* all = cnArena_Alloc( &world->arena, (size_t)total * sizeof( cnIslandRow ) );
+	cnIslandRow* sorted = cnArena_Alloc( &world->arena, (size_t)total * sizeof( cnIslandRow ) );
+	int* count = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
+	memset( count, 0, (size_t)( dummy + 2 ) * sizeof( int ) );
+	int n = 0;
+	for ( int i = 0; i < context->jointCount; ++i )
+	{
+		const cnJointConstraint* jc = context->joints + i;
+		int root = cnUnionFind_Find( parent, jc->a.index != dummy ? jc->a.index : jc->b.index );
+		for ( int r = 0; r < jc->rowCount; ++r )
+		{
+			if ( jc->rows[r].type == cnJointRow_equality && jc->mass[r] > 0.0 )
+			{
+				all[n++] = (cnIslandRow){ i, r, jc->a.index, jc->b.index };
+				count[root + 1] += 1;
+			}
+		}
+	}
+	for ( int i = 0; i <= dummy; ++i )
+	{
+		count[i + 1] += count[i];
+	}
+	int* start = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
+	memcpy( start, count, (size_t)( dummy + 2 ) * sizeof( int ) );
+	for ( int i = 0; i < total; ++i )
+	{
+		const cnJointConstraint* jc = context->joints + all[i].joint;
+		int root = cnUnionFind_Find( parent, jc->a.index != dummy ? jc->a.index : jc->b.index );
+		sorted[count[root]++] = all[i];
+	}
+
+	// per island: the envelope, then the solve
+	int* first = cnArena_Alloc( &world->arena, (size_t)total * sizeof( int ) );
+	int* offset = cnArena_Alloc( &world->arena, (size_t)( total + 1 ) * sizeof( int ) );
+	double* x = cnArena_Alloc( &world->arena, (size_t)total * sizeof( double ) );
+	int* earliest = cnArena_Alloc( &world->arena, (size_t)( dummy + 1 ) * sizeof( int ) );
+	for ( int i = 0; i <= dummy; ++i )
+	{
+		earliest[i] = -1;
+	}
+	for ( int root = 0; root <= dummy; ++root )
+	{
+		int s = start[root], e = start[root + 1];
+		int m = e - s;
+		if ( m == 0 )
+		{
+			continue;
+		}
+		const cnIslandRow* rows = sorted + s;
+		int size = 0;
+		for ( int i = 0; i < m; ++i )
+		{
+			int f = i;
+			int bodies[2] = { rows[i].a, rows[i].b };
+			for ( int k = 0; k < 2; ++k )
+			{
+				int b = bodies[k];
+				if ( b == dummy )
+				{
+					continue;
+				}
+				if ( earliest[b] < 0 )
+				{
+					earliest[b] = i;
+				}
+				f = earliest[b] < f ? earliest[b] : f;
+			}
+			first[i] = f;
+			offset[i] = size;
+			size += i - f + 1;
+		}
+		for ( int i = 0; i < m; ++i )
+		{
+			earliest[rows[i].a] = -1;
+			earliest[rows[i].b] = -1;
+		}
+		earliest[dummy] = -1;
+		double* L = cnArena_Alloc( &world->arena, (size_t)size * sizeof( double ) );
+		cnSolveIsland( context, rows, m, first, L, offset, x, soft, useBias );
+	}
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+// Joint constraints of the impulse method, after Box2D v3's joint solver: each sub-step warm starts
+// the accumulated impulses, solves with soft position correction, and relaxes without it. A joint's
+// rows are rebuilt from the bodies' current poses in every pass, so a joint that turns fast within a
+// step keeps its geometry. Per joint: springs first (implicit, v2's soft form with the physical
+// stiffness and damping), then motors (clamped to the maximum force), then limits (speculative: a
+// limit not yet reached lets the gap close within the sub-step and no further). Then the equality
+// rows of all joints, solved exactly per island of joined bodies (joint_island.c), which is what
+// keeps a long chain with a heavy end from stretching.
+#include "methods/impulse/impulse.h"
+
+#include <string.h>
+
+// The current pose of a side: its start pose moved by the sub-steps so far.
+static cnJointPose cnCurrentPose( const cnStepContext* context, const cnJointSide* side )
+{
+	if ( side->index == context->bodyCount )
+	{
+		return side->start;
+	}
+	const cnBodyState* s = context->states + side->index;
+	cnJointPose p = side->start;
+	p.center = cnAdd( p.center, s->dp );
+	p.q = cnNormalizeQuat( cnMulQuat( s->dq, p.q ) );
+	return p;
+}
+
+static void cnSetSide( const cnStepContext* context, int body, cnJointSide* side )
+{
+	const cnWorld* world = context->world;
+	side->start = cnJointBodyPose( world, body );
+	int index = body >= 0 ? world->bodies[body].solverIndex : -1;
+	side->index = index >= 0 ? index : context->bodyCount;
+	const cnBodySim* sim = context->sims + side->index;
+	side->invMass = sim->invMass;
+	side->invI = sim->invI;
+}
+
+void cnPrepareJoints( cnStepContext* context )
+{
+	cnWorld* world = context->world;
+	int n = 0;
+	for ( int i = 0; i < world->jointCount; ++i )
+	{
+		n += cnJointActive( world->joints + i ) ? 1 : 0;
+	}
+	context->joints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnJointConstraint ) );
+	int k = 0;
+	for ( int i = 0; i < world->jointCount; ++i )
+	{
+		cnJoint* joint = world->joints + i;
+		if ( cnJointActive( joint ) == false )
+		{
+			continue;
+		}
+		cnJointConstraint* jc = context->joints + k;
+		jc->joint = joint;
+		cnSetSide( context, joint->bodyA, &jc->a );
+		cnSetSide( context, joint->bodyB, &jc->b );
+		// a joint between two bodies that do not move this step (both asleep, static or the world)
+		if ( jc->a.index == context->bodyCount && jc->b.index == context->bodyCount )
+		{
+			continue;
+		}
+		jc->rowCount = 0;
+		k += 1;
+	}
+	context->jointCount = k;
+	world->jointImpulseTime = context->h;
+}
+
+// Rebuilds a joint's rows and their effective masses at the current poses.
+static void cnUpdateRows( const cnStepContext* context, cnJointConstraint* jc )
+{
+	cnJointPose a = cnCurrentPose( context, &jc->a );
+	cnJointPose b = cnCurrentPose( context, &jc->b );
+	jc->rowCount = cnJointRows( jc->joint, &a, &b, jc->rows );
+	for ( int r = 0; r < jc->rowCount; ++r )
+	{
+		const cnJointRow* row = jc->rows + r;
+		jc->iA[r] = cnMulMV( jc->a.invI, row->angularA );
+		jc->iB[r] = cnMulMV( jc->b.invI, row->angularB );
+		double k = jc->a.invMass * cnLengthSquared( row->linearA ) + cnDot( row->angularA, jc->iA[r] ) +
+				   jc->b.invMass * cnLengthSquared( row->linearB ) + cnDot( row->angularB, jc->iB[r] );
+		jc->mass[r] = k > 0.0 ? 1.0 / k : 0.0;
+		jc->k[r] = k;
+	}
+}
+
+// dC/dt of a row.
+static double cnRowSpeed( const cnStepContext* context, const cnJointConstraint* jc, const cnJointRow* row )
+{
+	const cnBodyState* sA = context->states + jc->a.index;
+	const cnBodyState* sB = context->states + jc->b.index;
+	return cnDot( row->linearA, sA->v ) + cnDot( row->angularA, sA->w ) + cnDot( row->linearB, sB->v ) +
+		   cnDot( row->angularB, sB->w );
+}
+
+// Applies an impulse lambda on row r to both bodies (never to the dummy entry).
+static void cnApplyRow( cnStepContext* context, const cnJointConstraint* jc, int r, double lambda )
+{
+	const cnJointRow* row = jc->rows + r;
+	if ( jc->a.index != context->bodyCount )
+	{
+		cnBodyState* sA = context->states + jc->a.index;
+		sA->v = cnMulAdd( sA->v, jc->a.invMass * lambda, row->linearA );
+		sA->w = cnMulAdd( sA->w, lambda, jc->iA[r] );
+	}
+	if ( jc->b.index != context->bodyCount )
+	{
+		cnBodyState* sB = context->states + jc->b.index;
+		sB->v = cnMulAdd( sB->v, jc->b.invMass * lambda, row->linearB );
+		sB->w = cnMulAdd( sB->w, lambda, jc->iB[r] );
+	}
+}
+
+void cnWarmStartJoints( cnStepContext* context )
+{
+	for ( int i = 0; i < context->jointCount; ++i )
+	{
+		cnJointConstraint* jc = context->joints + i;
+		cnUpdateRows( context, jc );
+		double* impulses = jc->joint->impulses;
+		for ( int r = 0; r < jc->rowCount; ++r )
+		{
+			if ( jc->rows[r].type == cnJointRow_inactive )
+			{
+				impulses[r] = 0.0;
+				continue;
+			}
+			cnApplyRow( context, jc, r, impulses[r] );
+		}
+	}
+}
+
+void cnSolveJoints( cnStepContext* context, bool useBias )
+{
+	cnSoftness rigid = { 0.0, 1.0, 0.0 };
+	cnSoftness soft = useBias ? context->jointSoftness : rigid;
+	double h = context->h;
+	for ( int i = 0; i < context->jointCount; ++i )
+	{
+		cnJointConstraint* jc = context->joints + i;
+		if ( useBias == false )
+		{
+			// the positions moved since the solve: rebuild the rows where the bodies are now
+			cnUpdateRows( context, jc );
+		}
+		double* impulses = jc->joint->impulses;
+
+		// springs, motors, limits, in that order
+		for ( int pass = 0; pass < 3; ++pass )
+		{
+			for ( int r = 0; r < jc->rowCount; ++r )
+			{
+				const cnJointRow* row = jc->rows + r;
+				double m = jc->mass[r];
+				if ( m == 0.0 )
+				{
+					continue;
+				}
+				if ( pass == 0 && row->type == cnJointRow_spring )
+				{
+					// implicit spring-damper over the sub-step (Catto's soft constraint in physical
+					// units): gamma = 1 / (h (c + h k)), bias = C h k gamma
+					double gamma = h * ( row->damping + h * row->stiffness );
+					gamma = gamma > 0.0 ? 1.0 / gamma : 0.0;
+					if ( gamma == 0.0 )
+					{
+						continue;
+					}
+					double bias = row->error * h * row->stiffness * gamma;
+					double lambda = -( cnRowSpeed( context, jc, row ) + bias + gamma * impulses[r] ) / ( jc->k[r] + gamma );
+					impulses[r] += lambda;
+					cnApplyRow( context, jc, r, lambda );
+				}
+				else if ( pass == 1 && row->type == cnJointRow_motor )
+				{
+					double maxImpulse = row->maxForce * h;
+					double lambda = -m * ( cnRowSpeed( context, jc, row ) - row->speed );
+					double old = impulses[r];
+					double next = old + lambda;
+					next = next < -maxImpulse ? -maxImpulse : next > maxImpulse ? maxImpulse : next;
+					impulses[r] = next;
+					cnApplyRow( context, jc, r, next - old );
+				}
+				else if ( pass == 2 && row->type == cnJointRow_limit )
+				{
+					double C = row->error;
+					double bias = 0.0, massScale = 1.0, impulseScale = 0.0;
+					if ( C > 0.0 )
+					{
+						// not reached: the gap may close within the sub-step, no further
+						bias = C * context->inv_h;
+					}
+					else if ( useBias )
+					{
+						bias = context->jointSoftness.biasRate * C;
+						massScale = context->jointSoftness.massScale;
+						impulseScale = context->jointSoftness.impulseScale;
+					}
+					double lambda = -m * massScale * ( cnRowSpeed( context, jc, row ) + bias ) - impulseScale * impulses[r];
+					double old = impulses[r];
+					double next = old + lambda > 0.0 ? old + lambda : 0.0;
+					impulses[r] = next;
+					cnApplyRow( context, jc, r, next - old );
+				}
+			}
+		}
+
+	}
+	cnSolveJointIslands( context, soft, useBias );
+}
