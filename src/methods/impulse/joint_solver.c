@@ -2,8 +2,7 @@
 // Joint constraints of the impulse method, after Box2D v3's joint solver: each sub-step warm starts
 // the accumulated impulses, solves with soft position correction, and relaxes without it. A joint's
 // rows are rebuilt from the bodies' current poses in every pass, so a joint that turns fast within a
-// step keeps its geometry. Per joint: springs first (implicit, v2's soft form with the physical
-// stiffness and damping), then motors (clamped to the maximum force), then limits (speculative: a
+// step keeps its geometry. Per joint: springs first (their force law once per sub-step), then motors (clamped to the maximum force), then limits (speculative: a
 // limit not yet reached lets the gap close within the sub-step and no further). Then the equality
 // rows of all joints, solved exactly per island of joined bodies (joint_island.c), which is what
 // keeps a long chain with a heavy end from stretching.
@@ -123,7 +122,8 @@ void cnWarmStartJoints( cnStepContext* context )
 		double* impulses = jc->joint->impulses;
 		for ( int r = 0; r < jc->rowCount; ++r )
 		{
-			if ( jc->rows[r].type == cnJointRow_inactive )
+			// springs are not warm started: their impulse is the force law's, computed afresh
+			if ( jc->rows[r].type == cnJointRow_inactive || jc->rows[r].type == cnJointRow_spring )
 			{
 				impulses[r] = 0.0;
 				continue;
@@ -131,6 +131,23 @@ void cnWarmStartJoints( cnStepContext* context )
 			cnApplyRow( context, jc, r, impulses[r] );
 		}
 	}
+}
+
+// A spring row's impulse over a sub-step h: the stiffness explicit and the damping implicit,
+// lambda = -h (k C + c dC/dt_new), which with the positions' symplectic Euler keeps an undamped
+// spring's energy (no numerical decay of its amplitude); a spring too stiff for that (omega h > 1/2,
+// omega^2 = k K) takes the implicit soft form, gamma = 1 / (h (c + h k)), bias = C h k gamma, which
+// is stable at any stiffness but damps.
+static double cnSpringImpulse( const cnJointRow* row, double speed, double K, double h )
+{
+	double k = row->stiffness, c = row->damping;
+	if ( k * K * h * h <= 0.25 )
+	{
+		return -h * ( k * row->error + c * speed ) / ( 1.0 + h * c * K );
+	}
+	double gamma = 1.0 / ( h * ( c + h * k ) );
+	double bias = row->error * h * k * gamma;
+	return -( speed + bias ) / ( K + gamma );
 }
 
 void cnSolveJoints( cnStepContext* context, bool useBias )
@@ -161,18 +178,13 @@ void cnSolveJoints( cnStepContext* context, bool useBias )
 				}
 				if ( pass == 0 && row->type == cnJointRow_spring )
 				{
-					// implicit spring-damper over the sub-step (Catto's soft constraint in physical
-					// units): gamma = 1 / (h (c + h k)), bias = C h k gamma
-					double gamma = h * ( row->damping + h * row->stiffness );
-					gamma = gamma > 0.0 ? 1.0 / gamma : 0.0;
-					if ( gamma == 0.0 )
+					// once per sub-step, in the solve pass: the spring's impulse over the sub-step
+					if ( useBias )
 					{
-						continue;
+						double lambda = cnSpringImpulse( row, cnRowSpeed( context, jc, row ), jc->k[r], h );
+						impulses[r] = lambda;
+						cnApplyRow( context, jc, r, lambda );
 					}
-					double bias = row->error * h * row->stiffness * gamma;
-					double lambda = -( cnRowSpeed( context, jc, row ) + bias + gamma * impulses[r] ) / ( jc->k[r] + gamma );
-					impulses[r] += lambda;
-					cnApplyRow( context, jc, r, lambda );
 				}
 				else if ( pass == 1 && row->type == cnJointRow_motor )
 				{
