@@ -10,7 +10,8 @@
 // Supported subset of the scene format: box, sphere, capsule, cylinder and plane shapes, one shape
 // per body (its local position and orientation are honoured), static, kinematic and dynamic
 // bodies, mass or density, friction, restitution, per-pair material overrides, gravity, gravity
-// scale, damping, no_collide, category and mask bits, world and body forces and torques. Keys it
+// scale, damping, no_collide, category and mask bits, world and body forces and torques, and ball
+// and hinge joints (btPoint2PointConstraint, btHingeConstraint; no limits, motors or springs). Keys it
 // cannot reproduce (drag, "target" forces, groups, several shapes on one body) are reported on
 // stderr and ignored or rejected; keys only the renderer uses (colour, texture, fps) are skipped.
 
@@ -86,6 +87,19 @@ struct BodyDesc
 	std::vector<TimedVector> torques;
 };
 
+// A joint of the scene's "joints" array that Bullet can reproduce: a ball (btPoint2PointConstraint)
+// or a hinge without limits, motor or spring (btHingeConstraint); anchors and axes in world
+// coordinates at the start, as in Cairn scenes.
+struct JointDesc
+{
+	std::string type;
+	int bodyA = -1;
+	int bodyB = -1;
+	btVector3 anchor{ 0, 0, 0 };
+	btVector3 axis{ 0, 0, 1 };
+	bool collideConnected = false;
+};
+
 struct SceneDesc
 {
 	std::string path;
@@ -100,6 +114,7 @@ struct SceneDesc
 	std::vector<std::pair<int, int>> noCollide;
 	std::vector<BodyDesc> bodies;
 	bool customMaterials = false;
+	std::vector<JointDesc> joints;
 };
 
 [[noreturn]] void Fail( const std::string& path, const std::string& where, const std::string& why )
@@ -524,6 +539,46 @@ SceneDesc ReadScene( const char* path )
 										  FindBody( scene, cJSON_GetArrayItem( pair, 1 )->valuestring, where ) );
 		}
 	}
+	if ( const cJSON* joints = top.Get( "joints" ) )
+	{
+		int count = cJSON_GetArraySize( joints );
+		for ( int i = 0; i < count; ++i )
+		{
+			Reader r{ scene, cJSON_GetArrayItem( joints, i ), "joints[" + std::to_string( i ) + "]" };
+			JointDesc j;
+			j.type = r.String( "type", "" );
+			if ( j.type != "ball" && j.type != "hinge" )
+			{
+				Fail( path, r.where + ".type", "bullet_bench reproduces ball and hinge joints only" );
+			}
+			for ( const char* key : { "limits_deg", "motor", "spring", "break_force", "break_torque" } )
+			{
+				if ( r.Get( key ) != nullptr )
+				{
+					Fail( path, r.where + "." + key, "bullet_bench does not reproduce it" );
+				}
+			}
+			const cJSON* names = r.Get( "bodies" );
+			int n = cJSON_GetArraySize( names );
+			if ( n < 1 || n > 2 )
+			{
+				Fail( path, r.where + ".bodies", "must name one or two bodies" );
+			}
+			for ( int k = 0; k < n; ++k )
+			{
+				const cJSON* name = cJSON_GetArrayItem( names, k );
+				if ( cJSON_IsString( name ) == false )
+				{
+					Fail( path, r.where + ".bodies", "must be body names" );
+				}
+				( k == 0 ? j.bodyA : j.bodyB ) = FindBody( scene, name->valuestring, r.where + ".bodies" );
+			}
+			j.anchor = r.Vec3( "anchor", j.anchor );
+			j.axis = r.Vec3( "axis", j.axis ).normalized();
+			j.collideConnected = r.Bool( "collide_connected", false );
+			scene.joints.push_back( j );
+		}
+	}
 	return scene;
 }
 
@@ -669,6 +724,10 @@ public:
 		{
 			AddBody( scene, b, allowSleep && scene.sleep && b.sleep );
 		}
+		for ( const JointDesc& j : scene.joints )
+		{
+			AddJoint( j );
+		}
 		for ( const std::pair<int, int>& p : scene.noCollide )
 		{
 			m_bodies[size_t( p.first )]->setIgnoreCollisionCheck( m_bodies[size_t( p.second )], true );
@@ -678,6 +737,11 @@ public:
 
 	~World()
 	{
+		for ( btTypedConstraint* c : m_constraints )
+		{
+			m_world.removeConstraint( c );
+			delete c;
+		}
 		for ( btRigidBody* body : m_bodies )
 		{
 			m_world.removeRigidBody( body );
@@ -764,6 +828,33 @@ public:
 	}
 
 private:
+	// A ball or hinge joint; Bullet's bodies sit at their centres of mass, so the world anchor and axis
+	// are taken into each body's frame there.
+	void AddJoint( const JointDesc& j )
+	{
+		btRigidBody* a = m_bodies[size_t( j.bodyA )];
+		btRigidBody* b = j.bodyB >= 0 ? m_bodies[size_t( j.bodyB )] : nullptr;
+		btTransform inverseA = a->getWorldTransform().inverse();
+		btVector3 pivotA = inverseA * j.anchor;
+		btVector3 axisA = inverseA.getBasis() * j.axis;
+		btTypedConstraint* c = nullptr;
+		if ( b == nullptr )
+		{
+			c = j.type == "ball" ? static_cast<btTypedConstraint*>( new btPoint2PointConstraint( *a, pivotA ) )
+								 : new btHingeConstraint( *a, pivotA, axisA );
+		}
+		else
+		{
+			btTransform inverseB = b->getWorldTransform().inverse();
+			btVector3 pivotB = inverseB * j.anchor;
+			btVector3 axisB = inverseB.getBasis() * j.axis;
+			c = j.type == "ball" ? static_cast<btTypedConstraint*>( new btPoint2PointConstraint( *a, *b, pivotA, pivotB ) )
+								 : new btHingeConstraint( *a, *b, pivotA, pivotB, axisA, axisB );
+		}
+		m_world.addConstraint( c, j.collideConnected == false );
+		m_constraints.push_back( c );
+	}
+
 	void AddBody( const SceneDesc& scene, const BodyDesc& b, bool allowSleep )
 	{
 		const ShapeDesc& s = b.shape;
@@ -892,6 +983,7 @@ private:
 	btDiscreteDynamicsWorld m_world;
 	std::vector<btRigidBody*> m_bodies;
 	std::vector<btCollisionShape*> m_shapes;
+	std::vector<btTypedConstraint*> m_constraints;
 	std::vector<Kinematic> m_kinematic;
 	std::vector<Pushed> m_pushed;
 	int m_dynamicCount = 0;
