@@ -462,7 +462,7 @@ static void test_bad_fixtures( void )
 		return;
 	}
 	char line[1024];
-	char listed[128][128];
+	char listed[256][128];
 	int count = 0;
 	while ( fgets( line, sizeof( line ), list ) != NULL )
 	{
@@ -491,7 +491,7 @@ static void test_bad_fixtures( void )
 		{
 			fprintf( stderr, "  %s: message was: %s\n  expected: %s\n", line, cnGetError(), expected );
 		}
-		if ( count < 128 && strlen( line ) < sizeof( listed[0] ) )
+		if ( count < 256 && strlen( line ) < sizeof( listed[0] ) )
 		{
 			memcpy( listed[count++], line, strlen( line ) + 1 );
 		}

@@ -137,6 +137,8 @@ typedef struct cliRunConfig
 	/// output files, NULL for none
 	const char* csvPath;
 	const char* recordPath;
+	/// every joint at every written frame (cnJointCsvWriter), NULL for none
+	const char* jointsCsvPath;
 	/// when set, every body is also recorded into memory and the recording handed back here (the
 	/// caller destroys it): what `render` and `export` draw a scene from
 	cnRecording** memoryRecording;

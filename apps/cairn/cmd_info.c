@@ -11,8 +11,8 @@ const char cliInfoHelp[] =
 	"\n"
 	"Describes a file:\n"
 	"  a JSON scene, or a FOSSSim XML scene (.xml): name, description, method, timestep,\n"
-	"    duration, fps, gravity, body and shape counts by type, materials and the total mass\n"
-	"    of the dynamic bodies;\n"
+	"    duration, fps, gravity, body, shape and joint counts by type, materials and the\n"
+	"    total mass of the dynamic bodies;\n"
 	"  a recording (starts with \"CAIRNREC\"): scene name, frames, fps, duration and bodies.\n"
 	"\n"
 	"exit status: 0 ok, 2 the file cannot be read or is not a valid scene or recording.\n"
@@ -50,6 +50,11 @@ static const char* cliBodyTypeName( int type )
 static const char* cliShapeTypeName( int type )
 {
 	return cnShapeType_GetName( (cnShapeType)type );
+}
+
+static const char* cliJointTypeName( int type )
+{
+	return cnJointType_GetName( (cnJointType)type );
 }
 
 static int cliInfoScene( const char* path )
@@ -112,6 +117,18 @@ static int cliInfoScene( const char* path )
 	cliPrintCounts( bodyCounts, 3, cliBodyTypeName );
 	printf( "shapes:      " );
 	cliPrintCounts( shapeCounts, cnShape_count, cliShapeTypeName );
+	int jointCounts[cnJoint_count] = { 0 };
+	int jointCount = cnWorld_GetJointCount( world );
+	for ( int i = 0; i < jointCount; ++i )
+	{
+		cnJointType type = cnJoint_GetType( world, cnWorld_GetJoint( world, i ) );
+		if ( type < cnJoint_count )
+		{
+			jointCounts[type] += 1;
+		}
+	}
+	printf( "joints:      " );
+	cliPrintCounts( jointCounts, cnJoint_count, cliJointTypeName );
 	int materialCount = cnWorld_GetMaterialCount( world );
 	printf( "materials:   %d\n", materialCount );
 	int nameWidth = 9;

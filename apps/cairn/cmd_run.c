@@ -21,6 +21,10 @@ const char cliRunHelp[] =
 	"  --method M     contact method (default: the scene's \"method\"; see cairn --help)\n"
 	"  --csv FILE     write every non-static body at every frame as CSV:\n"
 	"                 time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+	"  --joints-csv FILE\n"
+	"                 write every joint at every frame as CSV (errors in m and rad, the\n"
+	"                 reaction on the second body in N and N m, broken 0 or 1):\n"
+	"                 time,joint,type,linear_error,angular_error,fx,fy,fz,tx,ty,tz,broken\n"
 	"  --record FILE  write a binary recording (docs/recording-format.md)\n"
 	"  --bodies LIST  limit --csv and --record to these bodies (comma-separated names)\n"
 	"  --every N      write every N-th frame only (frame 0, N, 2N, ...)\n"
@@ -104,13 +108,14 @@ static int cliDumpContactSystem( const char* path, const char* method, const dou
 int cliRunMain( int argc, char** argv )
 {
 	const char *duration = NULL, *fps = NULL, *method = NULL, *csv = NULL, *record = NULL, *bodies = NULL,
-			   *every = NULL;
+			   *every = NULL, *jointsCsv = NULL;
 	bool stats = false, hash = false, quiet = false, dump = false;
 	const cliOption options[] = {
 		{ "--duration", &duration, NULL }, { "--fps", &fps, NULL },		  { "--method", &method, NULL },
 		{ "--csv", &csv, NULL },		   { "--record", &record, NULL }, { "--bodies", &bodies, NULL },
 		{ "--every", &every, NULL },	   { "--stats", NULL, &stats },	  { "--hash", NULL, &hash },
 		{ "--quiet", NULL, &quiet },	   { "--dump-contact-system", NULL, &dump },
+		{ "--joints-csv", &jointsCsv, NULL },
 	};
 	const char* positional[1];
 	int positionalCount = 0;
@@ -159,11 +164,17 @@ int cliRunMain( int argc, char** argv )
 		cliError( "--csv and --record need a file name" );
 		return CLI_BAD_INPUT;
 	}
+	if ( jointsCsv != NULL && jointsCsv[0] == 0 )
+	{
+		cliError( "--joints-csv needs a file name" );
+		return CLI_BAD_INPUT;
+	}
 
 	if ( dump )
 	{
 		status = cliDumpContactSystem( positional[0], method, duration != NULL ? &cfg.duration : NULL );
-		if ( status != CLI_OK || ( csv == NULL && record == NULL && stats == false && hash == false ) )
+		if ( status != CLI_OK ||
+			 ( csv == NULL && record == NULL && jointsCsv == NULL && stats == false && hash == false ) )
 		{
 			return status;
 		}
@@ -191,6 +202,7 @@ int cliRunMain( int argc, char** argv )
 	}
 	cfg.csvPath = csv;
 	cfg.recordPath = record;
+	cfg.jointsCsvPath = jointsCsv;
 	cfg.stats = stats;
 	cfg.hash = hash;
 	cfg.quiet = quiet;

@@ -272,6 +272,16 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 		cliError( "--csv and --record name the same file '%s'", cfg->csvPath );
 		return CLI_BAD_INPUT;
 	}
+	const char* others[2] = { cfg->csvPath, cfg->recordPath };
+	const char* otherNames[2] = { "--csv", "--record" };
+	for ( int i = 0; i < 2 && cfg->jointsCsvPath != NULL; ++i )
+	{
+		if ( others[i] != NULL && strcmp( cfg->jointsCsvPath, others[i] ) == 0 )
+		{
+			cliError( "--joints-csv and %s name the same file '%s'", otherNames[i], cfg->jointsCsvPath );
+			return CLI_BAD_INPUT;
+		}
+	}
 
 	cnBodyId* bodies = NULL;
 	int bodyCount = 0;
@@ -282,9 +292,10 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 	}
 
 	// the writers, each under a temporary name until the run has finished
-	cnFrameWriter writers[3];
+	cnFrameWriter writers[4];
 	int writerCount = 0;
 	cnCsvWriter* csv = NULL;
+	cnJointCsvWriter* jointsCsv = NULL;
 	cnRecorder* recorder = NULL;
 	cnRecorder* memory = NULL;
 	int status = CLI_OK;
@@ -302,6 +313,20 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 			goto cleanup;
 		}
 		writers[writerCount++] = cnCsvWriter_AsFrameWriter( csv );
+	}
+	if ( cfg->jointsCsvPath != NULL )
+	{
+		// every joint, whatever --bodies says
+		cnJointCsvWriterDef def = cnDefaultJointCsvWriterDef();
+		def.path = cfg->jointsCsvPath;
+		jointsCsv = cnCreateJointCsvWriter( world, &def );
+		if ( jointsCsv == NULL )
+		{
+			cliError( "%s", cnGetError() );
+			status = CLI_FAILURE;
+			goto cleanup;
+		}
+		writers[writerCount++] = cnJointCsvWriter_AsFrameWriter( jointsCsv );
 	}
 	if ( cfg->recordPath != NULL )
 	{
@@ -405,6 +430,10 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 		{
 			printf( "wrote %s\n", cfg->csvPath );
 		}
+		if ( cfg->jointsCsvPath != NULL )
+		{
+			printf( "wrote %s\n", cfg->jointsCsvPath );
+		}
 		if ( cfg->recordPath != NULL )
 		{
 			printf( "wrote %s\n", cfg->recordPath );
@@ -422,6 +451,7 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 cleanup:
 	// an unfinished writer removes its temporary file
 	cnDestroyCsvWriter( csv );
+	cnDestroyJointCsvWriter( jointsCsv );
 	cnDestroyRecorder( recorder );
 	cnDestroyRecorder( memory );
 	free( bodies );

@@ -2,6 +2,8 @@
 // CSV output of a run (csv.h).
 #include "cairn/io.h"
 
+#include "io/io_util.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,26 +20,6 @@ cnCsvWriterDef cnDefaultCsvWriterDef( void )
 {
 	cnCsvWriterDef def = { 0 };
 	return def;
-}
-
-// Writes a CSV field, quoted (RFC 4180) only when it holds a separator, quote or line break.
-static void cnWriteCsvName( FILE* file, const char* name )
-{
-	if ( strpbrk( name, ",\"\r\n" ) == NULL )
-	{
-		fputs( name, file );
-		return;
-	}
-	fputc( '"', file );
-	for ( const char* c = name; *c != 0; ++c )
-	{
-		if ( *c == '"' )
-		{
-			fputc( '"', file );
-		}
-		fputc( *c, file );
-	}
-	fputc( '"', file );
 }
 
 cnCsvWriter* cnCreateCsvWriter( const cnWorld* world, const cnCsvWriterDef* def )
@@ -120,7 +102,7 @@ bool cnCsvWriter_AddFrame( cnCsvWriter* writer, const cnWorld* world )
 		cnVec3 v = cnBody_GetLinearVelocity( world, id );
 		cnVec3 w = cnBody_GetAngularVelocity( world, id );
 		fprintf( file, "%.9g,", time );
-		cnWriteCsvName( file, cnBody_GetName( world, id ) );
+		cnIoWriteCsvField( file, cnBody_GetName( world, id ) );
 		fprintf( file, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", x.x, x.y, x.z, q.w, q.x,
 				 q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z );
 	}

@@ -75,3 +75,22 @@ char* cnIoReadFile( const char* path, size_t* size )
 	*size = length;
 	return data;
 }
+
+void cnIoWriteCsvField( FILE* file, const char* text )
+{
+	if ( strpbrk( text, ",\"\r\n" ) == NULL )
+	{
+		fputs( text, file );
+		return;
+	}
+	fputc( '"', file );
+	for ( const char* c = text; *c != 0; ++c )
+	{
+		if ( *c == '"' )
+		{
+			fputc( '"', file );
+		}
+		fputc( *c, file );
+	}
+	fputc( '"', file );
+}

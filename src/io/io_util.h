@@ -4,6 +4,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdio.h>
 
 /// A malloc'd copy of s; NULL for NULL or when memory runs out.
 char* cnIoCopyString( const char* s );
@@ -15,3 +16,6 @@ char* cnIoCopyBytes( const char* s, size_t length );
 /// parsed as a string); in chunks, so pipes and files of unknown size work. NULL with the error
 /// set ("PATH: cannot open: ...", "PATH: cannot read: ...", "PATH: out of memory") on failure.
 char* cnIoReadFile( const char* path, size_t* size );
+
+/// Writes a CSV field, quoted (RFC 4180) only when it holds a separator, quote or line break.
+void cnIoWriteCsvField( FILE* file, const char* text );

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Checked reading of a cJSON tree for the JSON scene loader (scene_json.c, scene_json_bodies.c):
+// Checked reading of a cJSON tree for the JSON scene loader (scene_json.c, scene_json_bodies.c,
+// scene_json_joints.c, scene_cameras.c):
 // the loader state with the JSON path of the value being read, "FILE: JSONPATH: reason" messages,
 // key checks with a "did you mean" hint, and typed readers that check every value before the
 // library sees it. The first failure wins: later ones leave its message alone. The message goes to
@@ -194,6 +195,11 @@ bool cnJsonLoadBody( cnLoader* L, const cJSON* body );
 
 /// Creates the "forces" and "torques" of all bodies, once every body exists (scene_json_bodies.c).
 bool cnJsonLoadForces( cnLoader* L, const cJSON* bodies );
+
+/// Creates the "joints" once every body exists; bodies is the file's "bodies" array (NULL when
+/// absent), whose bodies that start asleep are put back to sleep after their joints woke them
+/// (scene_json_joints.c).
+bool cnJsonLoadJoints( cnLoader* L, const cJSON* joints, const cJSON* bodies );
 
 /// Reads "cameras" into L->cameras once every body exists (scene_cameras.c).
 bool cnJsonLoadCameras( cnLoader* L, const cJSON* cameras );

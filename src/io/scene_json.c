@@ -2,10 +2,10 @@
 // The JSON scene loader (format: docs/scene-format.md). Every value is checked here, before the
 // library sees it, so a bad file gets a message that names the file, the JSON path and the reason
 // ("scenes/x.json: bodies[1].shapes[0].radius: must be > 0 (got -1)"). The world is built while
-// the file is read, in a fixed order (settings, materials, pairs, bodies, forces, no_collide), and
-// destroyed on the first error: the caller gets a complete scene or NULL, never a half-built one.
-// This file reads the top level, materials and no_collide; scene_json_bodies.c the bodies and
-// their forces; json_read.c the values.
+// the file is read, in a fixed order (settings, materials, pairs, bodies, forces, joints, cameras,
+// no_collide), and destroyed on the first error: the caller gets a complete scene or NULL, never a
+// half-built one. This file reads the top level, materials and no_collide; scene_json_bodies.c the
+// bodies and their forces; scene_json_joints.c the joints; json_read.c the values.
 #include "cairn/scene.h"
 
 #include "io/io_util.h"
@@ -391,7 +391,7 @@ static const char* const cnTopKeys[] = {
 	"cairn",    "name",  "description", "gravity",        "timestep",   "duration", "fps",    "method",
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
-	"speculative_contacts", "cameras" };
+	"speculative_contacts", "cameras", "joints" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -609,6 +609,12 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		cnJsonPopPath( L, saved );
 	}
 	ok = ok && ( bodies == NULL || cnJsonLoadForces( L, bodies ) );
+	if ( ok )
+	{
+		saved = cnJsonPushKey( L, "joints" );
+		ok = cnJsonLoadJoints( L, cnJsonField( root, "joints" ), bodies );
+		cnJsonPopPath( L, saved );
+	}
 	if ( ok )
 	{
 		saved = cnJsonPushKey( L, "cameras" );

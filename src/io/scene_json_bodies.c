@@ -400,26 +400,30 @@ bool cnJsonLoadBody( cnLoader* L, const cJSON* b )
 							 cnBodyType_GetName( def.type ) );
 	}
 
-	// shapes: required, at least one
+	// shapes: at least one, except for AERO's point masses (a dynamic body with a "mass") and fixed
+	// points (a static body; a kinematic one is a fixed point that moves), which joints attach to
 	const cJSON* shapes = cnJsonField( b, "shapes" );
-	if ( cnJsonRequire( L, b, "shapes", "an array of at least one shape" ) == false )
+	bool needsShape = def.type == cnBody_dynamic && hasMass == false;
+	if ( needsShape &&
+		 cnJsonRequire( L, b, "shapes",
+						"a dynamic body needs at least one solid shape, or a \"mass\" to be a point mass" ) == false )
 	{
 		return false;
 	}
 	int shapesPath = cnJsonPushKey( L, "shapes" );
-	if ( cJSON_IsArray( shapes ) == false )
+	if ( shapes != NULL && cJSON_IsArray( shapes ) == false )
 	{
 		return cnJsonFail( L, "expected an array of shapes, got %s", cnJsonKind( shapes ) );
 	}
-	int shapeCount = cJSON_GetArraySize( shapes );
-	if ( shapeCount == 0 )
+	int shapeCount = shapes != NULL ? cJSON_GetArraySize( shapes ) : 0;
+	if ( shapeCount == 0 && needsShape )
 	{
-		return cnJsonFail( L, "a body needs at least one shape" );
+		return cnJsonFail( L, "a dynamic body needs at least one solid shape, or a \"mass\" to be a point mass" );
 	}
 	cnJsonPopPath( L, shapesPath );
 
 	// a dynamic body made only of planes would have no volume and so no mass
-	if ( def.type == cnBody_dynamic && hasMass == false )
+	if ( needsShape )
 	{
 		int planes = 0;
 		for ( const cJSON* s = shapes->child; s != NULL; s = s->next )
@@ -444,7 +448,7 @@ bool cnJsonLoadBody( cnLoader* L, const cJSON* b )
 	cnAddBodyName( L, def.name, id );
 
 	int index = 0;
-	for ( const cJSON* s = shapes->child; s != NULL; s = s->next, ++index )
+	for ( const cJSON* s = shapes != NULL ? shapes->child : NULL; s != NULL; s = s->next, ++index )
 	{
 		int saved = cnJsonPushKey( L, "shapes" );
 		cnJsonPushIndex( L, index );
