@@ -432,6 +432,13 @@ void cnFinishJoints( cnWorld* world, double impulseTime, double timeStep )
 	for ( int i = 0; i < world->jointCount; ++i )
 	{
 		cnJoint* j = world->joints + i;
+		if ( j->alive && j->broken )
+		{
+			// a broken joint acts no more: it reports no reaction after the step that broke it
+			j->force = cnVec3_zero;
+			j->torque = cnVec3_zero;
+			continue;
+		}
 		if ( cnJointActive( j ) == false )
 		{
 			continue;
