@@ -101,6 +101,9 @@ typedef struct cnJointConstraint
 	double mass[CN_JOINT_MAX_ROWS];
 } cnJointConstraint;
 
+/// The equality rows of a step's joints grouped by island, and their factors (joint_island.c).
+typedef struct cnJointIslands cnJointIslands;
+
 /// Everything the sub-steps of one step work on.
 typedef struct cnStepContext
 {
@@ -115,6 +118,7 @@ typedef struct cnStepContext
 	int constraintCount;
 	cnJointConstraint* joints;
 	int jointCount;
+	cnJointIslands* jointIslands;
 	cnSoftness contactSoftness;
 	cnSoftness jointSoftness;
 	cnSoftness staticSoftness;

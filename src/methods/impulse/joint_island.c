@@ -5,7 +5,10 @@
 // solves all equality rows of a group of joined bodies at once: K dlambda = -(J v + bias), with
 // K = J M^-1 J^T assembled over the rows that share a body and factored by an envelope Cholesky in
 // the joints' order (a chain or a tree created link by link has a narrow envelope, so the cost is
-// close to linear). Limits, motors and springs stay one-row-at-a-time before it (joint_solver.c).
+// close to linear). Each solve pass refactors; the relax pass after it reuses that factor (the poses
+// moved by one sub-step's integration only; its right-hand side and Jacobians are current, so the
+// result is a Newton step with a near-exact matrix). Limits, motors and springs stay
+// one-row-at-a-time before it (joint_solver.c).
 #include "methods/impulse/impulse.h"
 
 #include "union_find.h"
@@ -55,11 +58,11 @@ static double cnCoupling( const cnStepContext* context, const cnIslandRow* ri, c
 	return k;
 }
 
-// Solves the rows [0, m) of one island; first[i] is the first row that shares a body with row i.
-static void cnSolveIsland( cnStepContext* context, const cnIslandRow* rows, int m, const int* first, double* L,
-						   const int* offset, double* x, cnSoftness soft, bool useBias )
+// Factors one island's K = J M^-1 J^T: an envelope Cholesky, row i of L holding columns
+// first[i]..i at L[offset[i] + j - first[i]].
+static void cnFactorIsland( const cnStepContext* context, const cnIslandRow* rows, int m, const int* first,
+							const int* offset, double* L )
 {
-	// envelope Cholesky: row i of L holds columns first[i]..i at L[offset[i] + j - first[i]]
 	for ( int i = 0; i < m; ++i )
 	{
 		double* Li = L + offset[i] - first[i];
@@ -86,7 +89,12 @@ static void cnSolveIsland( cnStepContext* context, const cnIslandRow* rows, int 
 			}
 		}
 	}
+}
 
+// Solves one island's rows with its factor and applies the impulses.
+static void cnSolveIsland( cnStepContext* context, const cnIslandRow* rows, int m, const int* first, const int* offset,
+						   const double* L, double* x, cnSoftness soft, bool useBias )
+{
 	// right-hand side: -(dC/dt + bias)
 	for ( int i = 0; i < m; ++i )
 	{
@@ -143,22 +151,45 @@ static void cnSolveIsland( cnStepContext* context, const cnIslandRow* rows, int 
 	}
 }
 
-void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias )
+/// The islands of a step: the equality rows grouped by island of joined bodies and each island's
+/// envelope and factor, built at the step's first solve and refactored at every solve pass (the
+/// relax pass after it reuses the factor: the poses moved by one sub-step's integration only).
+struct cnJointIslands
+{
+	int rowCount;
+	cnIslandRow* rows;
+	int islandCount;
+	// islandCount + 1 entries: island k holds rows [start[k], start[k + 1])
+	int* start;
+	// per row: the first row of its island it couples with (island-relative), its envelope offset
+	int* first;
+	int* offset;
+	// per island: where its factor starts in L
+	int* factorStart;
+	double* L;
+	double* x;
+};
+
+// Groups the equality rows by island and lays out each island's envelope.
+static cnJointIslands* cnBuildJointIslands( cnStepContext* context )
 {
 	cnWorld* world = context->world;
 	int dummy = context->bodyCount;
+	cnJointIslands* islands = cnArena_Alloc( &world->arena, sizeof( cnJointIslands ) );
+	memset( islands, 0, sizeof( *islands ) );
 	int total = 0;
 	for ( int i = 0; i < context->jointCount; ++i )
 	{
 		const cnJointConstraint* jc = context->joints + i;
 		for ( int r = 0; r < jc->rowCount; ++r )
 		{
-			total += jc->rows[r].type == cnJointRow_equality && jc->mass[r] > 0.0 ? 1 : 0;
+			total += jc->rows[r].type == cnJointRow_equality ? 1 : 0;
 		}
 	}
+	islands->rowCount = total;
 	if ( total == 0 )
 	{
-		return;
+		return islands;
 	}
 
 	// islands of bodies joined by joints (the dummy entry joins nothing)
@@ -174,22 +205,17 @@ void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias 
 	}
 
 	// the rows, grouped by island (counting sort on the root, joints' order kept within each)
-	cnIslandRow* all = cnArena_Alloc( &world->arena, (size_t)total * sizeof( cnIslandRow ) );
 	cnIslandRow* sorted = cnArena_Alloc( &world->arena, (size_t)total * sizeof( cnIslandRow ) );
 	int* count = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
 	memset( count, 0, (size_t)( dummy + 2 ) * sizeof( int ) );
-	int n = 0;
+	int* rootOf = cnArena_Alloc( &world->arena, (size_t)( context->jointCount > 0 ? context->jointCount : 1 ) * sizeof( int ) );
 	for ( int i = 0; i < context->jointCount; ++i )
 	{
 		const cnJointConstraint* jc = context->joints + i;
-		int root = cnUnionFind_Find( parent, jc->a.index != dummy ? jc->a.index : jc->b.index );
+		rootOf[i] = cnUnionFind_Find( parent, jc->a.index != dummy ? jc->a.index : jc->b.index );
 		for ( int r = 0; r < jc->rowCount; ++r )
 		{
-			if ( jc->rows[r].type == cnJointRow_equality && jc->mass[r] > 0.0 )
-			{
-				all[n++] = (cnIslandRow){ i, r, jc->a.index, jc->b.index };
-				count[root + 1] += 1;
-			}
+			count[rootOf[i] + 1] += jc->rows[r].type == cnJointRow_equality ? 1 : 0;
 		}
 	}
 	for ( int i = 0; i <= dummy; ++i )
@@ -198,33 +224,45 @@ void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias 
 	}
 	int* start = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
 	memcpy( start, count, (size_t)( dummy + 2 ) * sizeof( int ) );
-	for ( int i = 0; i < total; ++i )
+	for ( int i = 0; i < context->jointCount; ++i )
 	{
-		const cnJointConstraint* jc = context->joints + all[i].joint;
-		int root = cnUnionFind_Find( parent, jc->a.index != dummy ? jc->a.index : jc->b.index );
-		sorted[count[root]++] = all[i];
+		const cnJointConstraint* jc = context->joints + i;
+		for ( int r = 0; r < jc->rowCount; ++r )
+		{
+			if ( jc->rows[r].type == cnJointRow_equality )
+			{
+				sorted[count[rootOf[i]]++] = (cnIslandRow){ i, r, jc->a.index, jc->b.index };
+			}
+		}
 	}
 
-	// per island: the envelope, then the solve
-	int* first = cnArena_Alloc( &world->arena, (size_t)total * sizeof( int ) );
-	int* offset = cnArena_Alloc( &world->arena, (size_t)( total + 1 ) * sizeof( int ) );
-	double* x = cnArena_Alloc( &world->arena, (size_t)total * sizeof( double ) );
+	// the non-empty islands and their envelopes
+	islands->rows = sorted;
+	islands->start = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
+	islands->factorStart = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
+	islands->first = cnArena_Alloc( &world->arena, (size_t)total * sizeof( int ) );
+	islands->offset = cnArena_Alloc( &world->arena, (size_t)total * sizeof( int ) );
+	islands->x = cnArena_Alloc( &world->arena, (size_t)total * sizeof( double ) );
 	int* earliest = cnArena_Alloc( &world->arena, (size_t)( dummy + 1 ) * sizeof( int ) );
 	for ( int i = 0; i <= dummy; ++i )
 	{
 		earliest[i] = -1;
 	}
+	int size = 0;
+	int n = 0;
 	for ( int root = 0; root <= dummy; ++root )
 	{
 		int s = start[root], e = start[root + 1];
-		int m = e - s;
-		if ( m == 0 )
+		if ( e == s )
 		{
 			continue;
 		}
+		islands->start[n] = s;
+		islands->factorStart[n] = size;
+		n += 1;
 		const cnIslandRow* rows = sorted + s;
-		int size = 0;
-		for ( int i = 0; i < m; ++i )
+		int local = 0;
+		for ( int i = 0; i < e - s; ++i )
 		{
 			int f = i;
 			int bodies[2] = { rows[i].a, rows[i].b };
@@ -241,17 +279,41 @@ void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias 
 				}
 				f = earliest[b] < f ? earliest[b] : f;
 			}
-			first[i] = f;
-			offset[i] = size;
-			size += i - f + 1;
+			islands->first[s + i] = f;
+			islands->offset[s + i] = local;
+			local += i - f + 1;
 		}
-		for ( int i = 0; i < m; ++i )
+		for ( int i = 0; i < e - s; ++i )
 		{
 			earliest[rows[i].a] = -1;
 			earliest[rows[i].b] = -1;
 		}
 		earliest[dummy] = -1;
-		double* L = cnArena_Alloc( &world->arena, (size_t)size * sizeof( double ) );
-		cnSolveIsland( context, rows, m, first, L, offset, x, soft, useBias );
+		size += local;
+	}
+	islands->islandCount = n;
+	islands->start[n] = total;
+	islands->L = cnArena_Alloc( &world->arena, (size_t)( size > 0 ? size : 1 ) * sizeof( double ) );
+	return islands;
+}
+
+void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias )
+{
+	if ( context->jointIslands == NULL )
+	{
+		context->jointIslands = cnBuildJointIslands( context );
+	}
+	cnJointIslands* islands = context->jointIslands;
+	for ( int k = 0; k < islands->islandCount; ++k )
+	{
+		int s = islands->start[k];
+		int m = islands->start[k + 1] - s;
+		const cnIslandRow* rows = islands->rows + s;
+		double* L = islands->L + islands->factorStart[k];
+		if ( useBias )
+		{
+			cnFactorIsland( context, rows, m, islands->first + s, islands->offset + s, L );
+		}
+		cnSolveIsland( context, rows, m, islands->first + s, islands->offset + s, L, islands->x + s, soft, useBias );
 	}
 }
