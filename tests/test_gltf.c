@@ -970,6 +970,222 @@ static void polygons( void )
 	cnDestroyRecording( recording );
 }
 
+// ---------------------------------------------------------------------------------------------
+// joints
+
+#define JOINTS_PATH "test_gltf_joints.glb"
+
+enum
+{
+	jointFrames = 7,
+	jointCount = 6,
+};
+
+// A node's key f of an animated path (translation, rotation or scale) in glTF's axes; the node's
+// static value when it has no track.
+static bool nodeKey( const Gltf* g, int node, const char* path, int f, double out[4] )
+{
+	int sampler = findSampler( g, node, path );
+	int n = strcmp( path, "rotation" ) == 0 ? 4 : 3;
+	if ( sampler < 0 )
+	{
+		return false;
+	}
+	int output = (int)num( at( item( at( item( g->doc, "animations" ), 0 ), "samplers" ), sampler ), "output" );
+	for ( int c = 0; c < n; ++c )
+	{
+		out[c] = value( g, output, f, c );
+	}
+	return true;
+}
+
+// Where a node's key f puts a point v of its mesh (glTF's axes): T + R (S v).
+static cnVec3 placeAt( const Gltf* g, int node, int f, cnVec3 v )
+{
+	double t[4], r[4], s[4];
+	if ( nodeKey( g, node, "translation", f, t ) == false || nodeKey( g, node, "rotation", f, r ) == false ||
+		 nodeKey( g, node, "scale", f, s ) == false )
+	{
+		return cnV3( NAN, NAN, NAN );
+	}
+	cnQuat q = { r[3], r[0], r[1], r[2] };
+	return cnAdd( cnV3( t[0], t[1], t[2] ), cnRotate( q, cnV3( s[0] * v.x, s[1] * v.y, s[2] * v.z ) ) );
+}
+
+static bool near3( cnVec3 a, cnVec3 b, double tolerance )
+{
+	return cnDistance( a, b ) <= tolerance;
+}
+
+// The child k of a named joint node.
+static int jointPiece( const Gltf* g, const char* joint, int k )
+{
+	const cJSON* node = at( item( g->doc, "nodes" ), findNode( g, joint ) );
+	const cJSON* child = at( item( node, "children" ), k );
+	return child != NULL ? (int)num( child, NULL ) : -1;
+}
+
+// Joints as animated nodes: a node per joint, named after it, with its type in extras, and a child
+// per piece whose translation, rotation and scale put a unit mesh between the anchors at every key:
+// the rod's cylinder from anchor to anchor, the coil stretched from A's anchor to B's, the damper's
+// cylinder from A's anchor and its rod from B's ending inside it, the ball joint's sphere at its
+// anchor; a broken joint shrinks to nothing; the coil's faces point out.
+static void joints( void )
+{
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -9.81 ) );
+	cnBodyId a = tbBox( world, cnBody_dynamic, cnV3( 0, 0, 2 ), cnQuat_identity, cnV3( 1, 0, 0 ), cnV3( 0.2, 0.2, 0.2 ), 0 );
+	cnBodyId b = tbSphere( world, cnBody_dynamic, cnV3( 1, 0.5, 1.5 ), cnV3( 0, 0, 2 ), 0.25, 0 );
+	cnBodyId c = tbSphere( world, cnBody_dynamic, cnV3( -1, 0, 2 ), cnVec3_zero, 0.1, 0 );
+	const char* names[jointCount] = { "coil", "shock", "rod", "nail", "fragile", "" };
+	cnSpringJointDef spring = cnDefaultSpringJointDef();
+	spring.base.name = names[0];
+	spring.base.bodyA = a;
+	spring.base.bodyB = b;
+	spring.anchorA = cnV3( 0.1, 0, 2.1 );
+	spring.anchorB = cnV3( 1, 0.5, 1.5 );
+	spring.restLength = 0.8;
+	CHECK( cnJoint_IsValid( world, cnCreateSpringJoint( world, &spring ) ) );
+	cnDamperJointDef damper = cnDefaultDamperJointDef();
+	damper.base.name = names[1];
+	damper.base.bodyA = a;
+	damper.base.bodyB = b;
+	damper.anchorA = cnV3( 0, 0.1, 1.9 );
+	damper.anchorB = cnV3( 1, 0.4, 1.5 );
+	CHECK( cnJoint_IsValid( world, cnCreateDamperJoint( world, &damper ) ) );
+	cnDistanceJointDef rod = cnDefaultDistanceJointDef();
+	rod.base.name = names[2];
+	rod.base.bodyA = c;
+	rod.anchorA = cnV3( -1, 0, 2 );
+	rod.anchorB = cnV3( -1, 0.5, 3 );
+	CHECK( cnJoint_IsValid( world, cnCreateDistanceJoint( world, &rod ) ) );
+	cnBallJointDef nail = cnDefaultBallJointDef();
+	nail.base.name = names[3];
+	nail.base.bodyA = c;
+	nail.anchor = cnV3( -1, 0, 2.1 );
+	CHECK( cnJoint_IsValid( world, cnCreateBallJoint( world, &nail ) ) );
+	// a stretched spring that breaks in the first step
+	spring.base.name = names[4];
+	spring.base.breakForce = 1.0;
+	spring.restLength = 0.1;
+	CHECK( cnJoint_IsValid( world, cnCreateSpringJoint( world, &spring ) ) );
+	cnSliderJointDef slider = cnDefaultSliderJointDef();
+	slider.base.bodyA = a;
+	slider.base.bodyB = b;
+	slider.anchor = cnV3( 0.5, 0.2, 1.8 );
+	slider.axis = cnV3( 1, 0.5, -0.5 );
+	CHECK( cnJoint_IsValid( world, cnCreateSliderJoint( world, &slider ) ) );
+
+	// the anchors at every frame, as the API gives them
+	cnVec3 anchorA[jointFrames][jointCount], anchorB[jointFrames][jointCount];
+	cnRecorderDef def = cnDefaultRecorderDef();
+	def.sceneName = "joints";
+	cnRecorder* recorder = cnCreateRecorder( world, &def );
+	for ( int f = 0; f < jointFrames; ++f )
+	{
+		for ( int s = 0; f > 0 && s < stepsPerFrame; ++s )
+		{
+			CHECK( cnWorld_Step( world, 1.0 / 90.0 ) );
+		}
+		for ( int j = 0; j < jointCount; ++j )
+		{
+			anchorA[f][j] = toGltf( cnJoint_GetAnchorA( world, cnWorld_GetJoint( world, j ) ) );
+			anchorB[f][j] = toGltf( cnJoint_GetAnchorB( world, cnWorld_GetJoint( world, j ) ) );
+		}
+		CHECK( cnRecorder_AddFrame( recorder, world ) );
+	}
+	CHECK( cnRecorder_Finish( recorder ) );
+	size_t size = 0;
+	const void* bytes = cnRecorder_GetBytes( recorder, &size );
+	cnRecording* recording = cnLoadRecordingFromMemory( bytes, size, "joints" );
+	cnDestroyRecorder( recorder );
+	cnDestroyWorld( world );
+	CHECK( recording != NULL );
+	if ( recording == NULL )
+	{
+		return;
+	}
+	remove( JOINTS_PATH );
+	CHECK( cnWriteGltf( JOINTS_PATH, recording, NULL, NULL ) );
+	cnDestroyRecording( recording );
+	Gltf g;
+	if ( loadGlb( JOINTS_PATH, &g ) == false )
+	{
+		freeGltf( &g );
+		return;
+	}
+	// a root node per joint, named after it ("joint N" without a name), its type in extras, its
+	// pieces as children
+	const cJSON* roots = item( at( item( g.doc, "scenes" ), 0 ), "nodes" );
+	const char* nodeNames[jointCount] = { "coil", "shock", "rod", "nail", "fragile", "joint 5" };
+	const char* types[jointCount] = { "spring", "damper", "distance", "ball", "spring", "slider" };
+	const int pieces[jointCount] = { 1, 2, 1, 1, 1, 3 };
+	// three bodies, six joints, the camera
+	CHECK( count( roots ) == 3 + jointCount + 1 );
+	for ( int j = 0; j < jointCount; ++j )
+	{
+		int node = findNode( &g, nodeNames[j] );
+		CHECK( node >= 0 && num( at( roots, 3 + j ), NULL ) == node );
+		const cJSON* n = at( item( g.doc, "nodes" ), node );
+		CHECK( isString( item( n, "extras" ), "cairnJointType", types[j] ) );
+		CHECK( count( item( n, "children" ) ) == pieces[j] );
+		for ( int k = 0; k < pieces[j]; ++k )
+		{
+			const cJSON* piece = at( item( g.doc, "nodes" ), jointPiece( &g, nodeNames[j], k ) );
+			CHECK( item( piece, "mesh" ) != NULL );
+			double key[4];
+			CHECK( nodeKey( &g, jointPiece( &g, nodeNames[j], k ), "scale", 0, key ) );
+		}
+	}
+	int misplaced = 0;
+	int coil = jointPiece( &g, "coil", 0 ), shockBody = jointPiece( &g, "shock", 0 ), shockRod = jointPiece( &g, "shock", 1 );
+	int rodNode = jointPiece( &g, "rod", 0 ), nailNode = jointPiece( &g, "nail", 0 );
+	double rest = cnDistance( anchorA[0][0], anchorB[0][0] );
+	const double tol = 1e-5;
+	for ( int f = 0; f < jointFrames; ++f )
+	{
+		// the rod: the unit cylinder's end centres (0, -+0.5, 0) at the anchors
+		misplaced += !near3( placeAt( &g, rodNode, f, cnV3( 0, -0.5, 0 ) ), anchorA[f][2], tol );
+		misplaced += !near3( placeAt( &g, rodNode, f, cnV3( 0, 0.5, 0 ) ), anchorB[f][2], tol );
+		// the coil: built along its axis from 0 to the first frame's length, stretched to the anchors
+		misplaced += !near3( placeAt( &g, coil, f, cnVec3_zero ), anchorA[f][0], tol );
+		misplaced += !near3( placeAt( &g, coil, f, cnV3( 0, rest, 0 ) ), anchorB[f][0], tol );
+		// the damper: its cylinder from A's anchor towards B's, its rod from B's anchor ending inside
+		// the cylinder
+		cnVec3 pa = anchorA[f][1], pb = anchorB[f][1];
+		cnVec3 u = cnNormalize( cnSub( pb, pa ) );
+		double d = cnDistance( pa, pb );
+		cnVec3 bodyStart = placeAt( &g, shockBody, f, cnV3( 0, -0.5, 0 ) );
+		cnVec3 bodyEnd = placeAt( &g, shockBody, f, cnV3( 0, 0.5, 0 ) );
+		cnVec3 rodStart = placeAt( &g, shockRod, f, cnV3( 0, -0.5, 0 ) );
+		cnVec3 rodEnd = placeAt( &g, shockRod, f, cnV3( 0, 0.5, 0 ) );
+		double bodyLength = cnDot( cnSub( bodyEnd, pa ), u );
+		double rodInner = cnDot( cnSub( rodEnd, pa ), u );
+		misplaced += !near3( bodyStart, pa, tol ) || !near3( rodStart, pb, tol );
+		misplaced += !near3( bodyEnd, cnMulAdd( pa, bodyLength, u ), tol ) || !( bodyLength > 0.0 && bodyLength <= d );
+		misplaced += !near3( rodEnd, cnMulAdd( pa, rodInner, u ), tol ) || !( rodInner > 0.0 && rodInner < bodyLength );
+		// the ball joint's sphere at its anchor
+		misplaced += !near3( placeAt( &g, nailNode, f, cnVec3_zero ), anchorA[f][3], tol );
+	}
+	CHECK( misplaced == 0 );
+	// the rod is round: its scale along x and z (glTF) is its radius
+	double s[4];
+	CHECK( nodeKey( &g, rodNode, "scale", 3, s ) && s[0] == s[2] && s[0] > 0.0 );
+	// the fragile spring acts in the first frame and is broken from the second
+	int fragile = jointPiece( &g, "fragile", 0 );
+	CHECK( nodeKey( &g, fragile, "scale", 0, s ) && s[1] > 0.0 );
+	for ( int f = 1; f < jointFrames; ++f )
+	{
+		CHECK( nodeKey( &g, fragile, "scale", f, s ) && s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0 );
+	}
+	// the coil's mesh faces out, and its material is the joints' steel
+	const cJSON* nodes = item( g.doc, "nodes" );
+	const cJSON* primitive = at( item( at( item( g.doc, "meshes" ), (int)num( at( nodes, coil ), "mesh" ) ), "primitives" ), 0 );
+	CHECK( facesOutward( &g, primitive ) );
+	CHECK( num( item( primitiveMaterial( &g, primitive ), "pbrMetallicRoughness" ), "metallicFactor" ) == 1.0 );
+	freeGltf( &g );
+	remove( JOINTS_PATH );
+}
+
 int main( void )
 {
 	writeAll( PNG_PATH, s_png, sizeof( s_png ) );
@@ -992,6 +1208,7 @@ int main( void )
 		RUN_TEST( failures );
 	}
 	RUN_TEST( polygons );
+	RUN_TEST( joints );
 	cnDestroyRecording( s_recording );
 	remove( GLB_PATH );
 	remove( PNG_PATH );

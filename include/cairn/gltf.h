@@ -7,8 +7,10 @@
 // What is written: a mesh per distinct shape and appearance (spheres, boxes, cylinders, capsules
 // triangulated; planes as a large quad under the recording; polygons as slabs), a node per body
 // named after it with its shapes as child nodes at their local poses, PBR materials from each
-// shape's appearance, a perspective camera, and one animation with a translation and a rotation
-// channel per moving body (and for a camera that moves), keyed at the recording's frame times.
+// shape's appearance, a node per joint with its pieces (coil, cylinders, sphere, cubes) as children,
+// a perspective camera, and one animation with a translation and a rotation channel per moving body
+// (and for a camera that moves) and translation, rotation and scale channels per joint piece, keyed
+// at the recording's frame times.
 //
 // Cairn is z-up, glTF y-up (both right-handed): every point, direction and rotation is written
 // turned by -90 degrees about x, (x, y, z) -> (x, z, -y), so importers that turn glTF's y-up back

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Binary recordings of a simulation: what a renderer or viewer needs to replay it without the
 // scene file. A recording holds, once, every body's name, type and shapes (size, polygon
-// vertices, local pose, material colour), then one frame per call to cnRecorder_AddFrame with the
-// time and every body's position and orientation. The byte layout (little-endian, versioned) is
+// vertices, local pose, material colour) and every joint between recorded bodies (name, type, the
+// bodies, its anchors in their frames), then one frame per call to cnRecorder_AddFrame with the
+// time, every body's position and orientation and whether each joint still acts. The byte layout (little-endian, versioned) is
 // documented in docs/recording-format.md.
 //
 // The writer writes into "path.tmp" and renames it to path only in cnRecorder_Finish, so a
@@ -20,17 +21,20 @@ extern "C" {
 #define CN_RECORDING_MAGIC "CAIRNREC"
 
 /// Newest version of the byte layout this build writes and reads. Version 2 added polygon shapes,
-/// version 3 each shape's appearance (finish, index of refraction, texture); the writer writes the
-/// oldest version that holds what it records (1 without polygons or appearance: the layouts are then
-/// the same), so older readers keep reading those files. The reader reads versions 1 to
-/// CN_RECORDING_VERSION.
-#define CN_RECORDING_VERSION 3
+/// version 3 each shape's appearance (finish, index of refraction, texture), version 4 the joints;
+/// the writer writes the oldest version that holds what it records (1 without polygons, appearance
+/// or joints: the layouts are then the same), so older readers keep reading those files. The reader
+/// reads versions 1 to CN_RECORDING_VERSION.
+#define CN_RECORDING_VERSION 4
 
 /// The first version that can hold polygon shapes.
 #define CN_RECORDING_VERSION_POLYGON 2
 
 /// The first version that holds each shape's appearance (finish, ior, texture).
 #define CN_RECORDING_VERSION_APPEARANCE 3
+
+/// The first version that holds joints (each shape's appearance included, as in version 3).
+#define CN_RECORDING_VERSION_JOINTS 4
 
 /// Longest texture file name a recording holds (bytes).
 #define CN_RECORDING_MAX_TEXTURE 4096
@@ -72,6 +76,33 @@ typedef struct cnRecordedShape
 	const char* texture;
 } cnRecordedShape;
 
+/// A joint as stored in a recording (version 4): the recorded bodies it joins and its two anchors,
+/// each in its body's frame, so the anchors at any frame follow from the bodies' poses there
+/// (cnRecording_GetJointAnchors).
+typedef struct cnRecordedJoint
+{
+	/// the joint's name, owned by the recording ("" when it has none)
+	const char* name;
+	cnJointType type;
+	/// indices of the recorded bodies joined, -1 for the fixed world (or a static body that is not
+	/// recorded: its anchor is then a fixed world point)
+	int bodyA, bodyB;
+	/// the anchors in the frames of bodyA and bodyB (world coordinates for -1)
+	cnVec3 localAnchorA, localAnchorB;
+} cnRecordedJoint;
+
+/// What a recorded joint does at a frame.
+typedef enum cnRecordedJointState
+{
+	/// it acts (and is drawn)
+	cnRecordedJoint_acting = 0,
+	/// it broke at this frame or before (it no longer acts; renderers leave it out)
+	cnRecordedJoint_broken = 1,
+	/// it was destroyed through the API (renderers leave it out)
+	cnRecordedJoint_removed = 2,
+	cnRecordedJoint_stateCount
+} cnRecordedJointState;
+
 // ---------------------------------------------------------------------------------------------
 // writer
 
@@ -85,7 +116,10 @@ typedef struct cnRecorderDef
 	const char* sceneName;
 	/// frame rate stored in the recording, informational (frames are added by the caller); > 0
 	double fps;
-	/// the bodies to record, in this order (NULL: every body the world has now, in creation order)
+	/// the bodies to record, in this order (NULL: every body the world has now, in creation order).
+	/// The joints the world has now are recorded with them: those between recorded bodies, the fixed
+	/// world and static bodies that are not recorded (as fixed world points); a joint to a moving
+	/// body that is not recorded is left out
 	const cnBodyId* bodies;
 	int bodyCount;
 } cnRecorderDef;
@@ -93,11 +127,12 @@ typedef struct cnRecorderDef
 /// Defaults: memory, no name, 60 fps, every body.
 CN_API cnRecorderDef cnDefaultRecorderDef( void );
 
-/// Starts a recording: writes the header and the description of the recorded bodies and their
-/// shapes. NULL when the file cannot be written or the def is invalid.
+/// Starts a recording: writes the header and the description of the recorded bodies, their shapes
+/// and the joints between them. NULL when the file cannot be written or the def is invalid.
 CN_API cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def );
 
-/// Appends one frame: the world time and the transform of every recorded body. Returns false when
+/// Appends one frame: the world time, the transform of every recorded body and the state of every
+/// recorded joint (acting, broken or destroyed). Returns false when
 /// writing failed or a recorded body no longer exists; the recorder then refuses further frames and
 /// cnRecorder_Finish fails.
 CN_API bool cnRecorder_AddFrame( cnRecorder* recorder, const cnWorld* world );
@@ -171,6 +206,20 @@ CN_API cnRecordedShape cnRecording_GetShape( const cnRecording* recording, int b
 
 /// Transform of a body's frame at a frame (identity when out of range).
 CN_API cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int frame, int body );
+
+/// Number of joints (0 in files older than version 4).
+CN_API int cnRecording_GetJointCount( const cnRecording* recording );
+
+/// A joint (an unnamed ball joint of the world with itself when out of range: bodies -1).
+CN_API cnRecordedJoint cnRecording_GetJoint( const cnRecording* recording, int joint );
+
+/// What a joint does at a frame (cnRecordedJoint_removed when frame or joint is out of range).
+CN_API cnRecordedJointState cnRecording_GetJointState( const cnRecording* recording, int frame, int joint );
+
+/// A joint's two anchors in world coordinates at a frame, placed by its bodies' poses there; false
+/// (and both NaN) when frame or joint is out of range.
+CN_API bool cnRecording_GetJointAnchors( const cnRecording* recording, int frame, int joint, cnVec3* anchorA,
+										 cnVec3* anchorB );
 
 #ifdef __cplusplus
 }

@@ -78,17 +78,19 @@ typedef struct cnView
 /// names a body the recording lacks, the frame is out of range or the def is invalid.
 CN_API bool cnCamera_GetView( const cnCameraDef* camera, const cnRecording* recording, int frame, cnView* view );
 
-/// The box around every body's shapes over the recording's frames (planes left out; long recordings
-/// are sampled at 200 frames). False when the recording has no shape but planes.
+/// The box around every body's shapes and every joint's anchors over the recording's frames (planes
+/// left out; long recordings are sampled at 200 frames). False when the recording has no shape but
+/// planes and no joint.
 CN_API bool cnRecording_GetBounds( const cnRecording* recording, cnAABB* bounds );
 
 /// True when every body stays in the xy-plane of a planar world (origins at z = 0, turning about z
 /// only) over the recording: FOSSSim scenes and other planar worlds, which are seen from above.
 CN_API bool cnRecording_IsPlanar( const cnRecording* recording );
 
-/// A view that frames the motion: the box around the shapes of the bodies that move (of every body
-/// when all are static) over the recording, wide enough for the aspect ratio (width / height), seen
-/// from the front, above and to the side, or from above for a planar recording.
+/// A view that frames the motion: the box around the shapes of the bodies that move and the anchors
+/// of the joints that move (of everything when nothing moves) over the recording, wide enough for
+/// the aspect ratio (width / height), seen from the front, above and to the side, or from above for
+/// a planar recording.
 CN_API cnView cnRecording_GetAutoView( const cnRecording* recording, double aspect );
 
 /// A view of a stereo eye: the camera moved sideways by half the eye separation (eye = -1 left,
@@ -117,9 +119,11 @@ CN_API cnPovOptions cnDefaultPovOptions( void );
 
 /// Writes a POV-Ray 3.7 scene of one frame of a recording as seen from view: every shape exact
 /// (spheres, boxes, cylinders, capsules as sphere-swept cylinders, planes, polygons as prisms),
-/// each with its material's appearance (colour, finish, texture, ior), a sky, light and floor.
-/// Bodies in the default grey get colours of a palette by body index, so an unstyled scene is
-/// readable. False (cnError_io) when writing failed or a texture file cannot be read, or
+/// each with its material's appearance (colour, finish, texture, ior), the joints that act (springs
+/// as coils, dampers as a cylinder and a sliding rod, rods as thin cylinders, ball-like joints as a
+/// sphere, welds, sliders and plane contacts as small cubes, in steel; docs/rendering.md), a sky,
+/// light and floor. Bodies in the default grey get colours of a palette by body index, so an
+/// unstyled scene is readable. False (cnError_io) when writing failed or a texture file cannot be read, or
 /// cnError_invalidArgument for a bad frame or view.
 CN_API bool cnWritePovFrame( FILE* out, const cnRecording* recording, int frame, const cnView* view,
 							 const cnPovOptions* options );

@@ -29,7 +29,17 @@ enum
 	cn_recBodyFrameBytes = 8 * 7,
 	// the smallest body record: name length, type, shape count
 	cn_recMinBodyBytes = 12,
+	// version 4: the joint count after the body records, then per joint its record: name length (and
+	// name), type, the two body indices and the two anchors (6 doubles)
+	cn_recJointCountBytes = 4,
+	cn_recJointFixedBytes = 4 * 3 + 8 * 6,
+	cn_recMinJointBytes = 4 + cn_recJointFixedBytes,
+	// and per frame a byte per joint: its cnRecordedJointState
+	cn_recJointFrameBytes = 1,
 };
+
+// the body index of a joint's end at the fixed world (-1 as a u32)
+#define CN_REC_WORLD_BODY UINT32_C( 0xFFFFFFFF )
 
 // ---------------------------------------------------------------------------------------------
 // little-endian encoding

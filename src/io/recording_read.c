@@ -42,6 +42,11 @@ struct cnRecording
 	double* times;
 	// frameCount * bodyCount transforms, frame major
 	cnTransform* transforms;
+	// the joints (version 4) with their names, and frameCount * jointCount states, frame major
+	int jointCount;
+	cnRecordedJoint* joints;
+	char** jointNames;
+	uint8_t* jointStates;
 };
 
 // A bounds-checked cursor over the file's bytes.
@@ -242,6 +247,84 @@ static bool cnReadAppearance( cnReader* r, cnRecording* rec, int shapeIndex, cnR
 	return true;
 }
 
+// Reads the joint section that follows the body records in version 4: the joint count, then per joint
+// its name, type, the recorded indices of its two bodies (or the world) and its anchors. False with
+// the error set when it is truncated or invalid.
+static bool cnReadJoints( cnReader* r, cnRecording* rec, const char* path )
+{
+	const uint8_t* p = cnReader_Take( r, cn_recJointCountBytes );
+	if ( p == NULL )
+	{
+		return cnSetError( cnError_badInput, "%s: truncated: the file ends before the joint count", path );
+	}
+	uint32_t count = cnGetU32( p );
+	// every joint record takes at least cn_recMinJointBytes, which bounds the allocation by the file
+	// size whatever the count says
+	if ( count > ( r->size - r->position ) / cn_recMinJointBytes )
+	{
+		return cnSetError( cnError_badInput, "%s: truncated: the file declares %u joints but is too short for them", path,
+						   count );
+	}
+	rec->joints = calloc( count > 0 ? count : 1, sizeof( cnRecordedJoint ) );
+	rec->jointNames = calloc( count > 0 ? count : 1, sizeof( char* ) );
+	if ( rec->joints == NULL || rec->jointNames == NULL )
+	{
+		return cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+	}
+	rec->jointCount = (int)count;
+	for ( uint32_t i = 0; i < count; ++i )
+	{
+		p = cnReader_Take( r, 4 );
+		uint32_t nameLength = p != NULL ? cnGetU32( p ) : 0;
+		const uint8_t* name = p != NULL ? cnReader_Take( r, nameLength ) : NULL;
+		const uint8_t* fixed = name != NULL ? cnReader_Take( r, cn_recJointFixedBytes ) : NULL;
+		if ( fixed == NULL )
+		{
+			return cnSetError( cnError_badInput, "%s: truncated: the file ends inside joint %u of %u", path, i, count );
+		}
+		rec->jointNames[i] = cnIoCopyBytes( (const char*)name, nameLength );
+		if ( rec->jointNames[i] == NULL )
+		{
+			return cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+		}
+		const char* jointName = rec->jointNames[i];
+		cnRecordedJoint* joint = rec->joints + i;
+		joint->name = jointName;
+		uint32_t type = cnGetU32( fixed );
+		uint32_t ends[2] = { cnGetU32( fixed + 4 ), cnGetU32( fixed + 8 ) };
+		if ( type >= (uint32_t)cnJoint_count )
+		{
+			return cnSetError( cnError_badInput, "%s: corrupt: joint %u (\"%s\") has unknown type %u", path, i, jointName,
+							   type );
+		}
+		joint->type = (cnJointType)type;
+		for ( int k = 0; k < 2; ++k )
+		{
+			if ( ends[k] != CN_REC_WORLD_BODY && ends[k] >= (uint32_t)rec->bodyCount )
+			{
+				return cnSetError( cnError_badInput,
+								   "%s: corrupt: joint %u (\"%s\") joins body %u, but the recording has %d bodies", path,
+								   i, jointName, ends[k], rec->bodyCount );
+			}
+		}
+		joint->bodyA = ends[0] == CN_REC_WORLD_BODY ? -1 : (int)ends[0];
+		joint->bodyB = ends[1] == CN_REC_WORLD_BODY ? -1 : (int)ends[1];
+		double v[6];
+		for ( int k = 0; k < 6; ++k )
+		{
+			v[k] = cnGetF64( fixed + 12 + 8 * k );
+			if ( !isfinite( v[k] ) )
+			{
+				return cnSetError( cnError_badInput, "%s: corrupt: joint %u (\"%s\") has an anchor that is not finite", path,
+								   i, jointName );
+			}
+		}
+		joint->localAnchorA = cnV3( v[0], v[1], v[2] );
+		joint->localAnchorB = cnV3( v[3], v[4], v[5] );
+	}
+	return true;
+}
+
 static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size, const char* path )
 {
 	cnReader r = { data, size, 0 };
@@ -421,15 +504,21 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 			nextVertex += (size_t)rec->shapes[k].vertexCount;
 		}
 	}
+	if ( version >= CN_RECORDING_VERSION_JOINTS && cnReadJoints( &r, rec, path ) == false )
+	{
+		return false;
+	}
 	if ( r.position != headerSize )
 	{
-		cnSetError( cnError_badInput, "%s: corrupt: the body descriptions end at byte %zu but the header says frames start at %u", path,
-					   r.position, headerSize );
+		cnSetError( cnError_badInput, "%s: corrupt: the %s end at byte %zu but the header says frames start at %u", path,
+					version >= CN_RECORDING_VERSION_JOINTS ? "joint descriptions" : "body descriptions", r.position,
+					headerSize );
 		return false;
 	}
 
 	// frames: the size must match the frame count exactly
-	size_t frameBytes = 8 + (size_t)cn_recBodyFrameBytes * bodyCount;
+	size_t jointCount = (size_t)rec->jointCount;
+	size_t frameBytes = 8 + (size_t)cn_recBodyFrameBytes * bodyCount + (size_t)cn_recJointFrameBytes * jointCount;
 	size_t available = size - r.position;
 	if ( frameCount > available / frameBytes )
 	{
@@ -447,7 +536,8 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 	rec->frameCount = (int)frameCount;
 	rec->times = malloc( sizeof( double ) * ( frameCount > 0 ? frameCount : 1 ) );
 	rec->transforms = malloc( sizeof( cnTransform ) * ( (size_t)frameCount * bodyCount > 0 ? (size_t)frameCount * bodyCount : 1 ) );
-	if ( rec->times == NULL || rec->transforms == NULL )
+	rec->jointStates = malloc( frameCount * jointCount > 0 ? frameCount * jointCount : 1 );
+	if ( rec->times == NULL || rec->transforms == NULL || rec->jointStates == NULL )
 	{
 		cnSetError( cnError_outOfMemory, "%s: out of memory", path );
 		return false;
@@ -484,6 +574,17 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 			cnTransform* t = rec->transforms + (size_t)f * bodyCount + i;
 			t->p = cnV3( v[0], v[1], v[2] );
 			t->q = ( cnQuat ){ v[3], v[4], v[5], v[6] };
+		}
+		for ( size_t j = 0; j < jointCount; ++j )
+		{
+			uint8_t state = *frame++;
+			if ( state >= (uint8_t)cnRecordedJoint_stateCount )
+			{
+				cnSetError( cnError_badInput, "%s: corrupt: frame %u, joint %zu (\"%s\"): unknown state %u", path, f, j,
+							rec->joints[j].name, state );
+				return false;
+			}
+			rec->jointStates[(size_t)f * jointCount + j] = state;
 		}
 	}
 	return true;
@@ -564,6 +665,13 @@ void cnDestroyRecording( cnRecording* recording )
 	free( recording->vertices );
 	free( recording->times );
 	free( recording->transforms );
+	for ( int i = 0; recording->jointNames != NULL && i < recording->jointCount; ++i )
+	{
+		free( recording->jointNames[i] );
+	}
+	free( recording->jointNames );
+	free( recording->joints );
+	free( recording->jointStates );
 	free( recording );
 }
 
@@ -647,4 +755,57 @@ cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int fram
 		return cnTransform_identity;
 	}
 	return recording->transforms[(size_t)frame * (size_t)recording->bodyCount + (size_t)body];
+}
+
+int cnRecording_GetJointCount( const cnRecording* recording )
+{
+	return recording->jointCount;
+}
+
+cnRecordedJoint cnRecording_GetJoint( const cnRecording* recording, int joint )
+{
+	if ( joint < 0 || joint >= recording->jointCount )
+	{
+		cnRecordedJoint none = { 0 };
+		none.name = "";
+		none.type = cnJoint_ball;
+		none.bodyA = -1;
+		none.bodyB = -1;
+		return none;
+	}
+	return recording->joints[joint];
+}
+
+cnRecordedJointState cnRecording_GetJointState( const cnRecording* recording, int frame, int joint )
+{
+	if ( frame < 0 || frame >= recording->frameCount || joint < 0 || joint >= recording->jointCount )
+	{
+		return cnRecordedJoint_removed;
+	}
+	return (cnRecordedJointState)recording->jointStates[(size_t)frame * (size_t)recording->jointCount + (size_t)joint];
+}
+
+bool cnRecording_GetJointAnchors( const cnRecording* recording, int frame, int joint, cnVec3* anchorA,
+								  cnVec3* anchorB )
+{
+	cnVec3 a = cnV3( NAN, NAN, NAN ), b = a;
+	bool ok = frame >= 0 && frame < recording->frameCount && joint >= 0 && joint < recording->jointCount;
+	if ( ok )
+	{
+		// an anchor of the world (or of a static body that is not recorded) is a fixed world point
+		const cnRecordedJoint* j = recording->joints + joint;
+		a = j->bodyA >= 0 ? cnTransformPoint( cnRecording_GetBodyTransform( recording, frame, j->bodyA ), j->localAnchorA )
+						  : j->localAnchorA;
+		b = j->bodyB >= 0 ? cnTransformPoint( cnRecording_GetBodyTransform( recording, frame, j->bodyB ), j->localAnchorB )
+						  : j->localAnchorB;
+	}
+	if ( anchorA != NULL )
+	{
+		*anchorA = a;
+	}
+	if ( anchorB != NULL )
+	{
+		*anchorB = b;
+	}
+	return ok;
 }

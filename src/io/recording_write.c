@@ -100,6 +100,10 @@ struct cnRecorder
 	const cnWorld* world;
 	cnBodyId* bodies;
 	int bodyCount;
+	// the recorded joints (version 4), whose state every frame holds
+	cnJointId* joints;
+	int* jointEnds;
+	int jointCount;
 	int frameCount;
 	uint8_t* frame;
 	size_t frameBytes;
@@ -162,6 +166,8 @@ static void cnRecorder_Free( cnRecorder* r )
 	free( r->bytes.data );
 	free( r->name );
 	free( r->bodies );
+	free( r->joints );
+	free( r->jointEnds );
 	free( r->frame );
 	free( r );
 }
@@ -194,7 +200,8 @@ static bool cnNeedsAppearance( const cnRecorder* r )
 }
 
 // Describes the recorded bodies and their shapes into b after the fixed header; returns the format
-// version they need (1 unless a polygon needs 2), or 0 with the error set.
+// version they need (1 unless a polygon needs 2, an appearance 3 or a joint 4), or 0 with the error
+// set.
 static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 {
 	const cnWorld* world = r->world;
@@ -204,9 +211,10 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 		shapeCapacity = 64
 	};
 	cnShapeId shapes[shapeCapacity];
-	// the file is version 1 unless a polygon needs version 2 or an appearance version 3, so older
-	// readers keep reading it
-	uint32_t version = cnNeedsAppearance( r ) ? CN_RECORDING_VERSION_APPEARANCE : 1;
+	// the file is version 1 unless a polygon needs version 2, an appearance version 3 or a joint
+	// version 4, so older readers keep reading it
+	uint32_t version = r->jointCount > 0 ? CN_RECORDING_VERSION_JOINTS
+										 : ( cnNeedsAppearance( r ) ? CN_RECORDING_VERSION_APPEARANCE : 1 );
 	int badPolygonBody = -1;
 	for ( int i = 0; i < r->bodyCount && badPolygonBody < 0; ++i )
 	{
@@ -297,6 +305,105 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 	return version;
 }
 
+// The recorded end of a joint: the index of its body in the recording, -1 for the fixed world or a
+// static body that is not recorded (its anchor is then a fixed world point), -2 for a moving body
+// that is not recorded (the joint is left out: no frame would say where its anchor is).
+static int cnJointEnd( const cnRecorder* r, const int* recordedIndex, int mapSize, cnBodyId body )
+{
+	if ( body.index < 0 )
+	{
+		return -1;
+	}
+	if ( body.index < mapSize && recordedIndex[body.index] >= 0 )
+	{
+		return recordedIndex[body.index];
+	}
+	return cnBody_GetType( r->world, body ) == cnBody_static ? -1 : -2;
+}
+
+// Chooses the joints to record: r->joints and the recorded indices of their ends, r->jointEnds (two a
+// joint). False with the error set.
+static bool cnChooseJoints( cnRecorder* r )
+{
+	const cnWorld* world = r->world;
+	int count = cnWorld_GetJointCount( world );
+	// a body's index in the world -> its index in the recording (the first, if it is listed twice)
+	int mapSize = 0;
+	for ( int i = 0; i < r->bodyCount; ++i )
+	{
+		mapSize = r->bodies[i].index + 1 > mapSize ? r->bodies[i].index + 1 : mapSize;
+	}
+	int* recordedIndex = malloc( sizeof( int ) * (size_t)( mapSize > 0 ? mapSize : 1 ) );
+	r->joints = malloc( sizeof( cnJointId ) * (size_t)( count > 0 ? count : 1 ) );
+	r->jointEnds = malloc( sizeof( int ) * 2 * (size_t)( count > 0 ? count : 1 ) );
+	if ( recordedIndex == NULL || r->joints == NULL || r->jointEnds == NULL )
+	{
+		free( recordedIndex );
+		return cnSetError( cnError_outOfMemory, "%s: out of memory", r->name );
+	}
+	for ( int i = 0; i < mapSize; ++i )
+	{
+		recordedIndex[i] = -1;
+	}
+	for ( int i = r->bodyCount - 1; i >= 0; --i )
+	{
+		recordedIndex[r->bodies[i].index] = i;
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		cnJointId id = cnWorld_GetJoint( world, i );
+		int endA = cnJointEnd( r, recordedIndex, mapSize, cnJoint_GetBodyA( world, id ) );
+		int endB = cnJointEnd( r, recordedIndex, mapSize, cnJoint_GetBodyB( world, id ) );
+		if ( endA >= -1 && endB >= -1 )
+		{
+			r->joints[r->jointCount] = id;
+			r->jointEnds[2 * r->jointCount + 0] = endA;
+			r->jointEnds[2 * r->jointCount + 1] = endB;
+			r->jointCount += 1;
+		}
+	}
+	free( recordedIndex );
+	return true;
+}
+
+// Describes the recorded joints into b after the body records (version 4): their count, then per
+// joint its name, type, the recorded indices of its bodies and its anchors in their frames now.
+// False with the error set.
+static bool cnDescribeJoints( cnRecorder* r, cnBytes* b )
+{
+	const cnWorld* world = r->world;
+	cnBytes_U32( b, (uint32_t)r->jointCount );
+	for ( int i = 0; i < r->jointCount; ++i )
+	{
+		cnJointId id = r->joints[i];
+		int endA = r->jointEnds[2 * i + 0], endB = r->jointEnds[2 * i + 1];
+		// the anchors in the frames of the bodies they belong to, so a reader places them from the
+		// bodies' poses at any frame
+		cnVec3 anchorA = cnJoint_GetAnchorA( world, id ), anchorB = cnJoint_GetAnchorB( world, id );
+		cnVec3 localA = endA >= 0 ? cnInvTransformPoint( cnBody_GetTransform( world, r->bodies[endA] ), anchorA ) : anchorA;
+		cnVec3 localB = endB >= 0 ? cnInvTransformPoint( cnBody_GetTransform( world, r->bodies[endB] ), anchorB ) : anchorB;
+		if ( cnIsValidVec3( localA ) == false || cnIsValidVec3( localB ) == false )
+		{
+			return cnSetError( cnError_invalidArgument, "%s: joint %d (\"%s\") has an anchor that is not finite", r->name,
+							   i, cnJoint_GetName( world, id ) );
+		}
+		cnBytes_String( b, cnJoint_GetName( world, id ) );
+		cnBytes_U32( b, (uint32_t)cnJoint_GetType( world, id ) );
+		cnBytes_U32( b, endA >= 0 ? (uint32_t)endA : CN_REC_WORLD_BODY );
+		cnBytes_U32( b, endB >= 0 ? (uint32_t)endB : CN_REC_WORLD_BODY );
+		double values[6] = { localA.x, localA.y, localA.z, localB.x, localB.y, localB.z };
+		for ( int k = 0; k < 6; ++k )
+		{
+			cnBytes_F64( b, values[k] );
+		}
+	}
+	if ( b->failed || b->size > UINT32_MAX )
+	{
+		return cnSetError( cnError_outOfMemory, "%s: out of memory while describing the joints", r->name );
+	}
+	return true;
+}
+
 cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 {
 	if ( world == NULL || def == NULL )
@@ -331,9 +438,7 @@ cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 	r->world = world;
 	r->bodyCount = def->bodies != NULL ? def->bodyCount : cnWorld_GetBodyCount( world );
 	r->bodies = malloc( sizeof( cnBodyId ) * (size_t)( r->bodyCount > 0 ? r->bodyCount : 1 ) );
-	r->frameBytes = 8 + (size_t)cn_recBodyFrameBytes * (size_t)r->bodyCount;
-	r->frame = malloc( r->frameBytes );
-	if ( r->name == NULL || r->bodies == NULL || r->frame == NULL )
+	if ( r->name == NULL || r->bodies == NULL )
 	{
 		cnSetError( cnError_outOfMemory, "%s: out of memory", name );
 		cnRecorder_Free( r );
@@ -348,6 +453,21 @@ cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 			cnRecorder_Free( r );
 			return NULL;
 		}
+	}
+	if ( cnChooseJoints( r ) == false )
+	{
+		cnRecorder_Free( r );
+		return NULL;
+	}
+	// a frame: the time, every body's pose, every joint's state
+	r->frameBytes = 8 + (size_t)cn_recBodyFrameBytes * (size_t)r->bodyCount +
+					(size_t)cn_recJointFrameBytes * (size_t)r->jointCount;
+	r->frame = malloc( r->frameBytes );
+	if ( r->frame == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", name );
+		cnRecorder_Free( r );
+		return NULL;
 	}
 
 	// assemble the whole header in memory, so the header size field is known before writing
@@ -364,6 +484,10 @@ cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 	}
 	cnBytes_String( &b, def->sceneName != NULL ? def->sceneName : "" );
 	uint32_t version = cnDescribeBodies( r, &b );
+	if ( version >= CN_RECORDING_VERSION_JOINTS && cnDescribeJoints( r, &b ) == false )
+	{
+		version = 0;
+	}
 	if ( version == 0 )
 	{
 		free( b.data );
@@ -446,6 +570,15 @@ bool cnRecorder_AddFrame( cnRecorder* recorder, const cnWorld* world )
 			cnPutF64( p, values[k] );
 			p += 8;
 		}
+	}
+	for ( int i = 0; i < recorder->jointCount; ++i )
+	{
+		// a joint destroyed through the API is gone from the picture, as a broken one is
+		cnJointId id = recorder->joints[i];
+		cnRecordedJointState state = cnJoint_IsValid( world, id ) == false ? cnRecordedJoint_removed
+									 : cnJoint_IsBroken( world, id )	   ? cnRecordedJoint_broken
+																		   : cnRecordedJoint_acting;
+		*p++ = (uint8_t)state;
 	}
 	if ( recorder->file != NULL )
 	{

@@ -192,7 +192,8 @@ static int cnSampleStride( const cnRecording* recording )
 	return frames > 200 ? frames / 200 : 1;
 }
 
-// The box around the shapes of every body, or of the bodies that are not static only.
+// The box around the shapes of every body and the joints' anchors, or of the bodies that are not
+// static and the joints that move only.
 static bool cnBoundsOf( const cnRecording* recording, bool movingOnly, cnAABB* bounds )
 {
 	bool any = false;
@@ -220,6 +221,23 @@ static bool cnBoundsOf( const cnRecording* recording, bool movingOnly, cnAABB* b
 					any = true;
 				}
 			}
+		}
+		// joints are drawn between their anchors, which may lie outside every shape (a pendulum's
+		// pivot, a point mass); a joint moves when one of its bodies does
+		int joints = cnRecording_GetJointCount( recording );
+		for ( int j = 0; j < joints; ++j )
+		{
+			cnRecordedJoint joint = cnRecording_GetJoint( recording, j );
+			bool moves = ( joint.bodyA >= 0 && cnRecording_GetBodyType( recording, joint.bodyA ) != cnBody_static ) ||
+						 ( joint.bodyB >= 0 && cnRecording_GetBodyType( recording, joint.bodyB ) != cnBody_static );
+			cnVec3 a, b;
+			if ( ( movingOnly && moves == false ) || cnRecording_GetJointAnchors( recording, f, j, &a, &b ) == false )
+			{
+				continue;
+			}
+			cnAABB box = { cnMin( a, b ), cnMax( a, b ) };
+			total = any ? cnAABB_Union( total, box ) : box;
+			any = true;
 		}
 	}
 	*bounds = total;

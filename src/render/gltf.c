@@ -10,6 +10,7 @@
 // importers that turn glTF's y-up back to z-up (Blender's) undo P exactly.
 #include "io/io_util.h"
 #include "render/gltf_mesh.h"
+#include "render/joint_draw.h"
 #include "render/palette.h"
 
 #include "cairn/gltf.h"
@@ -171,6 +172,8 @@ typedef struct cnGltfGeometry
 {
 	cnRecordedShape shape;
 	bool textured;
+	// a joint's coil, never shared with a shape
+	bool coil;
 	int position, normal, texcoord, indices;
 } cnGltfGeometry;
 
@@ -533,28 +536,11 @@ static bool cnSameGeometry( const cnRecordedShape* a, const cnRecordedShape* b )
 	}
 }
 
-// The geometry of a shape (made once per distinct shape); its index, -1 when memory ran out, -2 for
-// a shape with nothing to draw.
-static int cnGeometryFor( cnGltfWriter* w, const cnRecordedShape* s, bool textured, cnTransform shapeWorld )
+// Stores a built mesh as a geometry with its accessors (and frees the builder); its index, -1 when
+// memory ran out, -2 for a mesh without triangles.
+static int cnAddGeometry( cnGltfWriter* w, const cnRecordedShape* s, bool textured, bool coil, cnMeshBuilder* builder )
 {
-	for ( int i = 0; i < w->geometryCount; ++i )
-	{
-		if ( w->geometries[i].textured == textured && cnSameGeometry( &w->geometries[i].shape, s ) )
-		{
-			return i;
-		}
-	}
-	cnMeshBuilder m;
-	memset( &m, 0, sizeof( m ) );
-	if ( s->type == cnShape_plane )
-	{
-		// a square under the recording's centre, its side three times the recording's diagonal
-		cnMeshPlane( &m, s, cnInvTransformPoint( shapeWorld, w->centre ), 1.5 * fmax( w->size, 1.0 ) );
-	}
-	else
-	{
-		cnMeshShape( &m, s, w->options->segments );
-	}
+	cnMeshBuilder m = *builder;
 	if ( m.failed == false && ( m.vertexCount == 0 || m.indexCount == 0 ) )
 	{
 		// a shape type this exporter does not draw yet: no mesh (glTF refuses empty accessors)
@@ -571,6 +557,7 @@ static int cnGeometryFor( cnGltfWriter* w, const cnRecordedShape* s, bool textur
 	cnGltfGeometry* g = w->geometries + w->geometryCount;
 	g->shape = *s;
 	g->textured = textured;
+	g->coil = coil;
 	g->position = cnAddAccessor( w, m.positions, m.vertexCount, 3, cnGl_float, cnGl_arrayBuffer, true );
 	g->normal = cnAddAccessor( w, m.normals, m.vertexCount, 3, cnGl_float, cnGl_arrayBuffer, false );
 	g->texcoord = textured ? cnAddAccessor( w, m.uvs, m.vertexCount, 2, cnGl_float, cnGl_arrayBuffer, false ) : -1;
@@ -582,6 +569,32 @@ static int cnGeometryFor( cnGltfWriter* w, const cnRecordedShape* s, bool textur
 		return -1;
 	}
 	return w->geometryCount++;
+}
+
+// The geometry of a shape (made once per distinct shape); its index, -1 when memory ran out, -2 for
+// a shape with nothing to draw.
+static int cnGeometryFor( cnGltfWriter* w, const cnRecordedShape* s, bool textured, cnTransform shapeWorld )
+{
+	for ( int i = 0; i < w->geometryCount; ++i )
+	{
+		if ( w->geometries[i].textured == textured && w->geometries[i].coil == false &&
+			 cnSameGeometry( &w->geometries[i].shape, s ) )
+		{
+			return i;
+		}
+	}
+	cnMeshBuilder m;
+	memset( &m, 0, sizeof( m ) );
+	if ( s->type == cnShape_plane )
+	{
+		// a square under the recording's centre, its side three times the recording's diagonal
+		cnMeshPlane( &m, s, cnInvTransformPoint( shapeWorld, w->centre ), 1.5 * fmax( w->size, 1.0 ) );
+	}
+	else
+	{
+		cnMeshShape( &m, s, w->options->segments );
+	}
+	return cnAddGeometry( w, s, textured, false, &m );
 }
 
 // The mesh drawing a geometry with a material (made once per pair); its index, -1 when memory ran out.
@@ -603,7 +616,7 @@ static int cnMeshFor( cnGltfWriter* w, int geometry, int material )
 	const cnGltfGeometry* g = w->geometries + geometry;
 	cJSON* mesh = cnJsonAdd( w, w->meshes, NULL, cJSON_CreateObject() );
 	char name[64];
-	snprintf( name, sizeof( name ), "%s %d", cnShapeType_GetName( g->shape.type ), w->meshCount );
+	snprintf( name, sizeof( name ), "%s %d", g->coil ? "coil" : cnShapeType_GetName( g->shape.type ), w->meshCount );
 	cnJsonString( w, mesh, "name", name );
 	cJSON* primitives = cnJsonAdd( w, mesh, "primitives", cJSON_CreateArray() );
 	cJSON* primitive = cnJsonAdd( w, primitives, NULL, cJSON_CreateObject() );
@@ -734,18 +747,21 @@ typedef struct cnGltfAnimation
 	int keyCount;
 } cnGltfAnimation;
 
-// Adds translation and rotation tracks (keyCount keys, already in glTF's axes) for a node.
+// Adds translation and rotation tracks (keyCount keys, already in glTF's axes) for a node, and a
+// scale track when scales is not NULL.
 static void cnAddTracks( cnGltfWriter* w, cnGltfAnimation* a, int node, const float* translations,
-						 const float* rotations )
+						 const float* rotations, const float* scales )
 {
 	if ( a->input < 0 )
 	{
 		a->input = cnAddAccessor( w, a->times, a->keyCount, 1, cnGl_float, 0, true );
 	}
-	int outputs[2] = { cnAddAccessor( w, translations, a->keyCount, 3, cnGl_float, 0, false ),
-					   cnAddAccessor( w, rotations, a->keyCount, 4, cnGl_float, 0, false ) };
-	static const char* const paths[2] = { "translation", "rotation" };
-	for ( int i = 0; i < 2; ++i )
+	int tracks = scales != NULL ? 3 : 2;
+	int outputs[3] = { cnAddAccessor( w, translations, a->keyCount, 3, cnGl_float, 0, false ),
+					   cnAddAccessor( w, rotations, a->keyCount, 4, cnGl_float, 0, false ),
+					   scales != NULL ? cnAddAccessor( w, scales, a->keyCount, 3, cnGl_float, 0, false ) : -1 };
+	static const char* const paths[3] = { "translation", "rotation", "scale" };
+	for ( int i = 0; i < tracks; ++i )
 	{
 		cJSON* sampler = cnJsonAdd( w, a->samplers, NULL, cJSON_CreateObject() );
 		cnJsonNumber( w, sampler, "input", a->input );
@@ -757,6 +773,237 @@ static void cnAddTracks( cnGltfWriter* w, cnGltfAnimation* a, int node, const fl
 		cnJsonNumber( w, target, "node", node );
 		cnJsonString( w, target, "path", paths[i] );
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// joints
+
+// The unit meshes joint pieces are scaled from (render/joint_draw.h): a sphere of radius 1, a
+// cylinder of radius 1 and length 1 along z, a cube of half side 1; and a coil built at the joint's
+// size. The geometry's index, -1 when memory ran out.
+static int cnJointGeometry( cnGltfWriter* w, const cnJointPiece* piece, const cnJointLook* look )
+{
+	cnRecordedShape s;
+	memset( &s, 0, sizeof( s ) );
+	s.localPose = cnTransform_identity;
+	s.texture = "";
+	s.ior = 1.5;
+	switch ( piece->kind )
+	{
+		case cnJointPiece_sphere:
+			s.type = cnShape_sphere;
+			s.radius = 1.0;
+			break;
+		case cnJointPiece_rod:
+			s.type = cnShape_cylinder;
+			s.radius = 1.0;
+			s.halfHeight = 0.5;
+			break;
+		case cnJointPiece_marker:
+			s.type = cnShape_box;
+			s.halfExtents = cnV3( 1.0, 1.0, 1.0 );
+			break;
+		case cnJointPiece_coil:
+		{
+			// a coil's key: its coil radius, wire radius, length and turns
+			s.type = cnShape_sphere;
+			s.radius = look->coilRadius;
+			s.halfExtents = cnV3( look->wireRadius, look->meshLength, (double)look->turns );
+			for ( int i = 0; i < w->geometryCount; ++i )
+			{
+				const cnRecordedShape* k = &w->geometries[i].shape;
+				if ( w->geometries[i].coil && k->radius == s.radius && k->halfExtents.x == s.halfExtents.x &&
+					 k->halfExtents.y == s.halfExtents.y && k->halfExtents.z == s.halfExtents.z )
+				{
+					return i;
+				}
+			}
+			cnMeshBuilder m;
+			memset( &m, 0, sizeof( m ) );
+			cnMeshCoil( &m, look->coilRadius, look->wireRadius, look->turns, look->meshLength, w->options->segments );
+			return cnAddGeometry( w, &s, false, true, &m );
+		}
+	}
+	return cnGeometryFor( w, &s, false, cnTransform_identity );
+}
+
+// Where a piece's node puts its unit mesh, in Cairn's axes: translation, rotation and the scale along
+// the mesh's own x, y, z (zero when the piece is not drawn).
+static void cnJointPiecePose( const cnJointPiece* p, const cnJointLook* look, cnTransform* pose, cnVec3* scale )
+{
+	double length = cnDistance( p->a, p->b );
+	cnVec3 u = length > 0.0 ? cnMulSV( 1.0 / length, cnSub( p->b, p->a ) ) : cnV3( 0.0, 0.0, 1.0 );
+	pose->p = p->a;
+	pose->q = p->q;
+	*scale = cnV3( p->radius, p->radius, p->radius );
+	switch ( p->kind )
+	{
+		case cnJointPiece_rod:
+			// the unit cylinder is centred on its origin
+			pose->p = cnMulSV( 0.5, cnAdd( p->a, p->b ) );
+			pose->q = cnRotationFromZ( u );
+			*scale = cnV3( p->radius, p->radius, length );
+			break;
+		case cnJointPiece_coil:
+			// the coil mesh rises from its origin to meshLength: stretched to the anchors' distance
+			pose->q = cnRotationFromZ( u );
+			*scale = cnV3( 1.0, 1.0, length / look->meshLength );
+			break;
+		default:
+			break;
+	}
+	if ( p->visible == false )
+	{
+		*scale = cnVec3_zero;
+	}
+}
+
+// A scale in glTF's axes: the turn P swaps the mesh's y and z (P S P^T for a diagonal S).
+static cnVec3 cnScaleToGltf( cnVec3 s )
+{
+	return cnV3( s.x, s.z, s.y );
+}
+
+// What a joint's pieces are called in its nodes' names.
+static const char* cnJointPieceName( cnJointType type, int k )
+{
+	switch ( type )
+	{
+		case cnJoint_spring:
+			return "coil";
+		case cnJoint_damper:
+			return k == 0 ? "cylinder" : "rod";
+		case cnJoint_distance:
+			return "rod";
+		case cnJoint_fixed:
+			return "marker";
+		case cnJoint_slider:
+		case cnJoint_pointOnPlane:
+			return k == 0 ? "marker A" : ( k == 1 ? "marker B" : "rail" );
+		default:
+			return "sphere";
+	}
+}
+
+// A node per joint (named after it, extras.cairnJointType its type) with a child node per piece,
+// each a unit mesh placed, turned and scaled between the anchors, with translation, rotation and
+// scale tracks when the recording has several frames; a piece that is not drawn (a broken joint)
+// shrinks to nothing where it was last seen. The joint nodes' indices go to jointNodes; false with
+// the error set.
+static bool cnWriteJoints( cnGltfWriter* w, cnGltfAnimation* animation, int* jointNodes )
+{
+	const cnRecording* rec = w->recording;
+	int count = cnRecording_GetJointCount( rec );
+	if ( count == 0 )
+	{
+		return true;
+	}
+	int keys = animation->keyCount;
+	cnJointLook* looks = cnJointLooks( rec );
+	float* translations = malloc( sizeof( float ) * 3 * (size_t)keys );
+	float* rotations = malloc( sizeof( float ) * 4 * (size_t)keys );
+	float* scales = malloc( sizeof( float ) * 3 * (size_t)keys );
+	if ( looks == NULL || translations == NULL || rotations == NULL || scales == NULL )
+	{
+		free( looks );
+		free( translations );
+		free( rotations );
+		free( scales );
+		return cnWriterOutOfMemory( w );
+	}
+	// steel for every piece, a dark finish for dampers' cylinders
+	cnRecordedShape steel;
+	memset( &steel, 0, sizeof( steel ) );
+	steel.finish = cnFinish_metal;
+	steel.ior = 1.5;
+	steel.texture = "";
+	cnRecordedShape dark = steel;
+	dark.finish = cnFinish_plastic;
+	static const float steelColor[3] = { 0.72f, 0.73f, 0.76f };
+	static const float darkColor[3] = { 0.16f, 0.16f, 0.18f };
+	int materials[2] = { cnMaterialFor( w, &steel, steelColor ), cnMaterialFor( w, &dark, darkColor ) };
+	bool ok = materials[0] >= 0 && materials[1] >= 0;
+	for ( int i = 0; i < count && ok; ++i )
+	{
+		cnRecordedJoint joint = cnRecording_GetJoint( rec, i );
+		const cnJointLook* look = looks + i;
+		char name[512];
+		if ( joint.name[0] != 0 )
+		{
+			snprintf( name, sizeof( name ), "%s", joint.name );
+		}
+		else
+		{
+			snprintf( name, sizeof( name ), "joint %d", i );
+		}
+		cJSON* node = cnJsonAdd( w, w->nodes, NULL, cJSON_CreateObject() );
+		jointNodes[i] = w->nodeCount++;
+		cnJsonString( w, node, "name", name );
+		cJSON* extras = cnJsonAdd( w, node, "extras", cJSON_CreateObject() );
+		cnJsonString( w, extras, "cairnJointType", cnJointType_GetName( joint.type ) );
+		cJSON* children = cnJsonAdd( w, node, "children", cJSON_CreateArray() );
+		cnJointPiece pieces[CN_JOINT_PIECES_MAX];
+		int pieceCount = cnJointPieces( rec, look, 0, i, pieces );
+		for ( int k = 0; k < pieceCount && ok; ++k )
+		{
+			int geometry = cnJointGeometry( w, pieces + k, look );
+			int mesh = geometry >= 0 ? cnMeshFor( w, geometry, materials[pieces[k].dark ? 1 : 0] ) : -1;
+			if ( mesh < 0 )
+			{
+				ok = false;
+				break;
+			}
+			cJSON* child = cnJsonAdd( w, w->nodes, NULL, cJSON_CreateObject() );
+			int childIndex = w->nodeCount++;
+			char childName[600];
+			snprintf( childName, sizeof( childName ), "%s %s", name, cnJointPieceName( joint.type, k ) );
+			cnJsonString( w, child, "name", childName );
+			cnJsonNumber( w, child, "mesh", mesh );
+			cnJsonNumber( w, children, NULL, childIndex );
+			// the first frame's pose, what a still shows
+			cnTransform pose;
+			cnVec3 scale;
+			cnJointPiecePose( pieces + k, look, &pose, &scale );
+			cnJsonPose( w, child, pose );
+			cnVec3 gs = cnScaleToGltf( scale );
+			double s3[3] = { gs.x, gs.y, gs.z };
+			cnJsonNumbers( w, child, "scale", s3, 3 );
+			if ( keys < 2 )
+			{
+				continue;
+			}
+			cnQuat previous = cnQuat_identity;
+			cnTransform seen = pose;
+			for ( int f = 0; f < keys; ++f )
+			{
+				cnJointPiece frame[CN_JOINT_PIECES_MAX];
+				cnJointPieces( rec, look, f * w->options->frameStride, i, frame );
+				cnJointPiecePose( frame + k, look, &pose, &scale );
+				// a piece that is not drawn shrinks where it was last seen, so it does not fly off
+				// while it shrinks
+				seen = frame[k].visible || f == 0 ? pose : seen;
+				cnVec3 p = cnToGltf( seen.p );
+				gs = cnScaleToGltf( scale );
+				translations[3 * f + 0] = (float)p.x;
+				translations[3 * f + 1] = (float)p.y;
+				translations[3 * f + 2] = (float)p.z;
+				cnStoreRotation( rotations, f, cnQuatToGltf( cnNormalizeQuat( seen.q ) ), &previous );
+				scales[3 * f + 0] = (float)gs.x;
+				scales[3 * f + 1] = (float)gs.y;
+				scales[3 * f + 2] = (float)gs.z;
+			}
+			cnAddTracks( w, animation, childIndex, translations, rotations, scales );
+		}
+	}
+	free( looks );
+	free( translations );
+	free( rotations );
+	free( scales );
+	if ( ok && w->outOfMemory )
+	{
+		return cnWriterOutOfMemory( w );
+	}
+	return ok;
 }
 
 // The camera node (and its tracks when it moves); false with the error set.
@@ -820,7 +1067,7 @@ static bool cnWriteCamera( cnGltfWriter* w, const cnCameraDef* camera, cnGltfAni
 			translations[3 * k + 2] = (float)pose.p.z;
 			cnStoreRotation( rotations, k, pose.q, &previous );
 		}
-		cnAddTracks( w, animation, index, translations, rotations );
+		cnAddTracks( w, animation, index, translations, rotations, NULL );
 	}
 	return w->outOfMemory ? cnWriterOutOfMemory( w ) : true;
 }
@@ -1081,8 +1328,11 @@ bool cnWriteGltf( const char* path, const cnRecording* recording, const cnCamera
 	float* translations = malloc( sizeof( float ) * 3 * (size_t)keys );
 	float* rotations = malloc( sizeof( float ) * 4 * (size_t)keys );
 	int* bodyNodes = malloc( sizeof( int ) * (size_t)( bodies > 0 ? bodies : 1 ) );
+	int joints = cnRecording_GetJointCount( recording );
+	int* jointNodes = malloc( sizeof( int ) * (size_t)( joints > 0 ? joints : 1 ) );
 	w.root = cJSON_CreateObject();
-	bool ok = times != NULL && translations != NULL && rotations != NULL && bodyNodes != NULL && w.root != NULL;
+	bool ok = times != NULL && translations != NULL && rotations != NULL && bodyNodes != NULL && jointNodes != NULL &&
+			  w.root != NULL;
 	if ( ok == false )
 	{
 		cnWriterOutOfMemory( &w );
@@ -1165,9 +1415,10 @@ bool cnWriteGltf( const char* path, const cnRecording* recording, const cnCamera
 			translations[3 * k + 2] = (float)p.z;
 			cnStoreRotation( rotations, k, cnQuatToGltf( cnNormalizeQuat( xf.q ) ), &previous );
 		}
-		cnAddTracks( &w, &animation, bodyNodes[b], translations, rotations );
+		cnAddTracks( &w, &animation, bodyNodes[b], translations, rotations, NULL );
 	}
-	if ( o->camera )
+	ok = cnWriteJoints( &w, &animation, jointNodes );
+	if ( ok && o->camera )
 	{
 		ok = cnWriteCamera( &w, camera, &animation, translations, rotations );
 	}
@@ -1190,7 +1441,8 @@ bool cnWriteGltf( const char* path, const cnRecording* recording, const cnCamera
 		goto done;
 	}
 
-	// the scene: every body and the camera are roots (shapes hang under their bodies)
+	// the scene: every body, every joint and the camera are roots (shapes hang under their bodies,
+	// pieces under their joints)
 	cnJsonNumber( &w, w.root, "scene", 0 );
 	cJSON* scenes = cnJsonAdd( &w, w.root, "scenes", cJSON_CreateArray() );
 	cJSON* scene = cnJsonAdd( &w, scenes, NULL, cJSON_CreateObject() );
@@ -1200,6 +1452,10 @@ bool cnWriteGltf( const char* path, const cnRecording* recording, const cnCamera
 	for ( int b = 0; b < bodies; ++b )
 	{
 		cnJsonNumber( &w, roots, NULL, bodyNodes[b] );
+	}
+	for ( int j = 0; j < joints; ++j )
+	{
+		cnJsonNumber( &w, roots, NULL, jointNodes[j] );
 	}
 	if ( o->camera )
 	{
@@ -1240,6 +1496,7 @@ done:
 	free( translations );
 	free( rotations );
 	free( bodyNodes );
+	free( jointNodes );
 	cnFreeWriter( &w );
 	if ( ok )
 	{

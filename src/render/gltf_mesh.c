@@ -4,6 +4,7 @@
 // slabs (their prism, triangulated by ear clipping, and their rounded edges), every triangle
 // counter-clockwise seen from outside.
 #include "render/gltf_mesh.h"
+#include "render/joint_draw.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -464,4 +465,81 @@ void cnMeshPlane( cnMeshBuilder* m, const cnRecordedShape* s, cnVec3 target, dou
 	cnVec3 u = cnPerp( n );
 	cnVec3 v = cnCross( n, u );
 	cnMeshQuad( m, centre, u, v, n, half, half );
+}
+
+// The helix c(t) = (R cos(2 pi n t), R sin(2 pi n t), L t) at t: its point, and the frame of the tube's
+// ring there: the radial direction e, perpendicular to the unit tangent, and f = tangent x e, so
+// (e, f, tangent) is right-handed.
+static void cnCoilFrame( double coilRadius, int turns, double length, double t, cnVec3* c, cnVec3* e, cnVec3* f,
+						 cnVec3* tangent )
+{
+	double omega = 2.0 * CN_PI * (double)turns;
+	double angle = omega * t;
+	*c = cnCoilPoint( coilRadius, turns, length, t );
+	*e = cnV3( cos( angle ), sin( angle ), 0.0 );
+	*tangent = cnNormalize( cnV3( -coilRadius * omega * sin( angle ), coilRadius * omega * cos( angle ), length ) );
+	*f = cnCross( *tangent, *e );
+}
+
+void cnMeshCoil( cnMeshBuilder* m, double coilRadius, double wireRadius, int turns, double length, int segments )
+{
+	int steps = 16 * turns;
+	int around = segments / 2 > 8 ? segments / 2 : 8;
+	uint32_t base = (uint32_t)m->vertexCount;
+	for ( int i = 0; i <= steps; ++i )
+	{
+		double t = (double)i / (double)steps;
+		cnVec3 c, e, f, tangent;
+		cnCoilFrame( coilRadius, turns, length, t, &c, &e, &f, &tangent );
+		for ( int j = 0; j <= around; ++j )
+		{
+			// the seam's two columns at exactly the same place
+			double phi = 2.0 * CN_PI * (double)( j % around ) / (double)around;
+			cnVec3 n = cnAdd( cnMulSV( cos( phi ), e ), cnMulSV( sin( phi ), f ) );
+			cnMeshVertex( m, cnMulAdd( c, wireRadius, n ), n, (double)j / (double)around, t );
+		}
+	}
+	uint32_t row = (uint32_t)around + 1;
+	for ( uint32_t i = 0; i < (uint32_t)steps; ++i )
+	{
+		for ( uint32_t j = 0; j < (uint32_t)around; ++j )
+		{
+			// a, b around this ring (counter-clockwise about the tangent), c, d on the next ring: a, b, d
+			// turns counter-clockwise seen from outside
+			uint32_t a = base + i * row + j;
+			uint32_t b = a + 1, c = a + row, d = c + 1;
+			cnMeshTriangle( m, a, b, d );
+			cnMeshTriangle( m, a, d, c );
+		}
+	}
+	// the two ends: flat discs facing back along the tangent at the start and on along it at the end
+	for ( int end = 0; end < 2; ++end )
+	{
+		double t = (double)end;
+		cnVec3 c, e, f, tangent;
+		cnCoilFrame( coilRadius, turns, length, t, &c, &e, &f, &tangent );
+		cnVec3 normal = end == 0 ? cnNeg( tangent ) : tangent;
+		uint32_t centre = cnMeshVertex( m, c, normal, 0.5, t );
+		uint32_t ring = (uint32_t)m->vertexCount;
+		for ( int j = 0; j < around; ++j )
+		{
+			double phi = 2.0 * CN_PI * (double)j / (double)around;
+			cnVec3 n = cnAdd( cnMulSV( cos( phi ), e ), cnMulSV( sin( phi ), f ) );
+			cnMeshVertex( m, cnMulAdd( c, wireRadius, n ), normal, 0.5, t );
+		}
+		for ( uint32_t j = 0; j < (uint32_t)around; ++j )
+		{
+			// the ring turns counter-clockwise about the tangent, so seen from before the start it
+			// turns clockwise: the start's disc takes the reverse order
+			uint32_t a = ring + j, b = ring + ( j + 1 ) % (uint32_t)around;
+			if ( end == 0 )
+			{
+				cnMeshTriangle( m, centre, b, a );
+			}
+			else
+			{
+				cnMeshTriangle( m, centre, a, b );
+			}
+		}
+	}
 }

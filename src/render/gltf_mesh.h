@@ -47,3 +47,8 @@ void cnMeshShape( cnMeshBuilder* m, const cnRecordedShape* s, int segments );
 /// Adds a plane as a square of half side half, centred at the point of the plane nearest target
 /// (target in the shape's frame).
 void cnMeshPlane( cnMeshBuilder* m, const cnRecordedShape* s, cnVec3 target, double half );
+
+/// Adds a coil (a joint's spring): a tube of radius wireRadius, with segments steps around it, along
+/// the helix of coilRadius that makes turns turns about the z axis while rising from z = 0 to
+/// z = length, its two ends closed.
+void cnMeshCoil( cnMeshBuilder* m, double coilRadius, double wireRadius, int turns, double length, int segments );

@@ -6,6 +6,7 @@
 // Cairn is right-handed with z up; POV-Ray is left-handed with y up. Swapping y and z (the
 // reflection P) maps one onto the other without mirroring the picture, so every point is written
 // as P x and every rotation as P R P.
+#include "render/joint_draw.h"
 #include "render/palette.h"
 
 #include "cairn/render.h"
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 cnPovOptions cnDefaultPovOptions( void )
@@ -60,6 +62,17 @@ static void cnPovString( FILE* out, const char* s )
 		fputc( *s, out );
 	}
 	fputc( '"', out );
+}
+
+// A name in a comment line: a line break or other control character in it (names are the user's)
+// would end the comment and let the rest of the name be read as POV-Ray's language, so they are
+// written as '?'.
+static void cnPovCommentText( FILE* out, const char* s )
+{
+	for ( ; *s != 0; ++s )
+	{
+		fputc( (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out );
+	}
 }
 
 // How far a shape reaches from its frame's origin: the scale its surface patterns are drawn at.
@@ -344,6 +357,88 @@ static bool cnPovShape( FILE* out, const cnRecordedShape* s, cnTransform body, c
 	return true;
 }
 
+// The joints at a frame, as AERO drew its connections (render/joint_draw.h): springs as coils,
+// dampers as a dark cylinder with a rod sliding in it, rods as thin cylinders, ball-like joints as a
+// sphere at the anchor, welds, sliders and plane contacts as small cubes, all in a neutral steel;
+// broken and removed joints are left out. False when memory runs out.
+static bool cnPovJoints( FILE* out, const cnRecording* recording, int frame )
+{
+	int count = cnRecording_GetJointCount( recording );
+	if ( count == 0 )
+	{
+		return true;
+	}
+	cnJointLook* looks = cnJointLooks( recording );
+	if ( looks == NULL )
+	{
+		return cnSetError( cnError_outOfMemory, "POV-Ray frame %d: out of memory", frame );
+	}
+	fprintf( out, "#declare CairnJointSteel = texture { pigment { rgb <0.72, 0.73, 0.76> }\n  finish { ambient 0.1 "
+				  "diffuse 0.45 brilliance 2 specular 0.7 roughness 0.02 metallic reflection { 0.25 metallic } } }\n" );
+	fprintf( out, "#declare CairnJointDark = texture { pigment { rgb <0.16, 0.16, 0.18> }\n  finish { ambient 0.1 "
+				  "diffuse 0.6 specular 0.5 roughness 0.02 reflection 0.05 } }\n" );
+	for ( int i = 0; i < count; ++i )
+	{
+		cnRecordedJoint joint = cnRecording_GetJoint( recording, i );
+		cnJointPiece pieces[CN_JOINT_PIECES_MAX];
+		int n = cnJointPieces( recording, looks + i, frame, i, pieces );
+		fprintf( out, "// joint %d: %s ", i, cnJointType_GetName( joint.type ) );
+		cnPovCommentText( out, joint.name );
+		fputc( '\n', out );
+		for ( int k = 0; k < n; ++k )
+		{
+			const cnJointPiece* p = pieces + k;
+			if ( p->visible == false )
+			{
+				continue;
+			}
+			const char* texture = p->dark ? "CairnJointDark" : "CairnJointSteel";
+			switch ( p->kind )
+			{
+				case cnJointPiece_sphere:
+					fprintf( out, "sphere { " );
+					cnPovVec( out, p->a );
+					fprintf( out, ", %.9g texture { %s } }\n", p->radius, texture );
+					break;
+				case cnJointPiece_rod:
+					fprintf( out, "cylinder { " );
+					cnPovVec( out, p->a );
+					fprintf( out, ", " );
+					cnPovVec( out, p->b );
+					fprintf( out, ", %.9g texture { %s } }\n", p->radius, texture );
+					break;
+				case cnJointPiece_marker:
+					fprintf( out, "box { <%.9g, %.9g, %.9g>, <%.9g, %.9g, %.9g> texture { %s }\n", -p->radius, -p->radius,
+							 -p->radius, p->radius, p->radius, p->radius, texture );
+					cnPovMatrix( out, ( cnTransform ){ p->a, p->q } );
+					fprintf( out, "}\n" );
+					break;
+				case cnJointPiece_coil:
+				{
+					// the coil in its own frame (z from A's anchor to B's), stretched to the anchors'
+					// distance, then turned and moved onto them; 16 points a turn
+					const cnJointLook* look = looks + i;
+					double length = cnDistance( p->a, p->b );
+					int points = 16 * look->turns + 1;
+					fprintf( out, "sphere_sweep { linear_spline %d", points );
+					for ( int m = 0; m < points; ++m )
+					{
+						cnVec3 c = cnCoilPoint( look->coilRadius, look->turns, length, (double)m / (double)( points - 1 ) );
+						fprintf( out, ",\n  <%.9g, %.9g, %.9g>, %.9g", c.x, c.z, c.y, p->radius );
+					}
+					fprintf( out, "\n  texture { %s }\n", texture );
+					cnVec3 u = cnMulSV( 1.0 / length, cnSub( p->b, p->a ) );
+					cnPovMatrix( out, ( cnTransform ){ p->a, cnRotationFromZ( u ) } );
+					fprintf( out, "}\n" );
+					break;
+				}
+			}
+		}
+	}
+	free( looks );
+	return true;
+}
+
 // A round length near x (1, 2 or 5 times a power of ten): the floor's checker size.
 static double cnNiceLength( double x )
 {
@@ -415,9 +510,10 @@ bool cnWritePovFrame( FILE* out, const cnRecording* recording, int frame, const 
 	}
 	double size = fmax( cnLength( cnSub( bounds.upper, bounds.lower ) ), 1e-3 );
 
-	fprintf( out, "// %s, frame %d of %d, t = %.9g s: written by Cairn (cairn render)\n#version 3.7;\n",
-			 cnRecording_GetSceneName( recording ), frame, cnRecording_GetFrameCount( recording ),
-			 cnRecording_GetFrameTime( recording, frame ) );
+	fprintf( out, "// " );
+	cnPovCommentText( out, cnRecording_GetSceneName( recording ) );
+	fprintf( out, ", frame %d of %d, t = %.9g s: written by Cairn (cairn render)\n#version 3.7;\n", frame,
+			 cnRecording_GetFrameCount( recording ), cnRecording_GetFrameTime( recording, frame ) );
 	fprintf( out, "global_settings { assumed_gamma 1.0 max_trace_level %d }\n", options->final ? 12 : 6 );
 	cnPovStage( out, view, options, size );
 
@@ -427,7 +523,9 @@ bool cnWritePovFrame( FILE* out, const cnRecording* recording, int frame, const 
 	{
 		cnTransform xf = cnRecording_GetBodyTransform( recording, frame, b );
 		int shapes = cnRecording_GetShapeCount( recording, b );
-		fprintf( out, "// body %d: %s\n", b, cnRecording_GetBodyName( recording, b ) );
+		fprintf( out, "// body %d: ", b );
+		cnPovCommentText( out, cnRecording_GetBodyName( recording, b ) );
+		fputc( '\n', out );
 		for ( int k = 0; k < shapes; ++k )
 		{
 			cnRecordedShape s = cnRecording_GetShape( recording, b, k );
@@ -459,6 +557,10 @@ bool cnWritePovFrame( FILE* out, const cnRecording* recording, int frame, const 
 				return false;
 			}
 		}
+	}
+	if ( cnPovJoints( out, recording, frame ) == false )
+	{
+		return false;
 	}
 	if ( hasPlane == false && options->floor )
 	{
