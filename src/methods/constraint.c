@@ -12,11 +12,13 @@
 //      impact, found by Newton-Raphson on the penetration depth (bisection as fallback).
 // Both solves use an active set: unilateral rows whose multiplier comes out negative (pulling) are
 // dropped and the system is solved again; dropped rows that would then penetrate are taken back
-// (block principal pivoting), which ends at the unique LCP solution. Contacts are the only rows so
-// far; a joint is another row producer with an unbounded (bilateral) multiplier.
-// See docs/method-constraint.md for the derivations and the parameters.
+// (block principal pivoting), which ends at the unique LCP solution. Joints are rows of the same
+// system (constraint_joints.c): equality rows with free multipliers, limits like contacts, motors
+// with boxed multipliers; springs and dampers are forces. They join the contacts' islands.
+// See docs/method-constraint.md and docs/joints.md for the derivations and the parameters.
 #include "error.h"
 #include "integrate.h"
+#include "methods/constraint.h"
 #include "methods/method.h"
 #include "solvers/rk.h"
 #include "union_find.h"
@@ -53,121 +55,6 @@
 // Largest island (rows coupled through shared bodies) the dense solver takes: its matrix is
 // 32 MiB and a factorisation about 3e9 operations. Beyond it the step reports an error.
 #define CN_CONSTRAINT_MAX_ISLAND_ROWS 2048
-
-// State of one simulated body in the integrator's vector: centre (3), orientation (4), linear
-// velocity (3), angular velocity (3).
-#define CN_STATE_SIZE 13
-
-/// One row of the constraint Jacobian: the relative velocity of two bodies along a direction,
-/// cdot = linA . vA + angA . wA + linB . vB + angB . wB. Bodies without degrees of freedom
-/// (static, kinematic, asleep) have slot -1 or zero inverse mass blocks.
-typedef struct cnConstraintRow
-{
-	int slotA, slotB;
-	cnVec3 linA, angA, linB, angB;
-	// M^-1 J^T, the velocity change of each body per unit multiplier
-	cnVec3 invLinA, invAngA, invLinB, invAngB;
-	// constraint value c (the separation), its rate cdot and Jdot qdot
-	double position;
-	double velocity;
-	double bias;
-	// lower bound of the multiplier: 0 for a contact (pushes only), -DBL_MAX for a joint row
-	double lower;
-	double restitution;
-	// index into the solver's active-set hints, -1 for none
-	int hint;
-	// a contact approaching fast enough to need an impulse
-	bool colliding;
-	// origin: the manifold point's feature id, world point and normal
-	uint32_t id;
-	cnVec3 point;
-	cnVec3 normal;
-} cnConstraintRow;
-
-/// Per-step workspace of the method.
-typedef struct cnConstraintSolver
-{
-	cnWorld* world;
-
-	// simulated bodies (awake, not static): world index per slot and slot per world body
-	int bodyCount;
-	int* bodies;
-	int* slot;
-	// per slot: moved by forces (dynamic) or by its prescribed velocity (kinematic)
-	bool* dynamic;
-	// per slot, refreshed at each state: inverse mass blocks and external accelerations
-	cnVec3* invMassLinear;
-	cnMat3* invInertia;
-	cnVec3* linearAcceleration;
-	cnVec3* angularAcceleration;
-	// the state at the start of the step, restored on failure
-	cnVec3* savedCenter;
-	cnTransform* savedTransform;
-	cnVec3* savedV;
-	cnVec3* savedW;
-
-	// contacts with a simulated dynamic body (indices into world->contacts)
-	int contactCount;
-	int* contacts;
-	// per contact: where its points start in the per-point arrays (contactCount + 1 offsets; a
-	// convex pair has CN_MAX_MANIFOLD_POINTS slots, a planar polygon pair CN_MAX_PAIR_POINTS)
-	int* pointOffset;
-	// per contact: the points within the contact tolerance at the start of the internal step
-	// (feature id and separation, at pointOffset), and whether the pair takes part in the
-	// time-of-impact search
-	int* startCount;
-	uint32_t* startId;
-	double* startSeparation;
-	bool* impactPair;
-
-	// rows of the current solve
-	cnConstraintRow* rows;
-	int rowCount;
-	int rowCapacity;
-	double* rhs;
-	double* lambda;
-	// per contact point (at pointOffset): whether its force row was active
-	// in the last solve (1, 0, or -1 unknown), the start of the next active set search
-	int8_t* hint;
-	// island decomposition: union-find parents per body slot, island start offsets (bodyCount + 1)
-	// and fill counters, each row's island and the rows sorted by island
-	int* parent;
-	int* islandStart;
-	int* islandFill;
-	int* rowIsland;
-	int* order;
-	// per island row: solution, usable and active flags, compact index map, compact work vector
-	double* x;
-	bool* usable;
-	bool* active;
-	bool* violated;
-	int* map;
-	double* work;
-	// dense matrices (heap, grown on demand): the full system and the factored active part
-	double* matrix;
-	double* factor;
-	int matrixCapacity;
-
-	// integrator vectors; k holds the Cash-Karp stage derivatives (solvers/rk.h)
-	int n;
-	double* y;
-	double* y1;
-	double* yFull;
-	double* yStage;
-	double* k[6];
-
-	// parameters (see docs/method-constraint.md)
-	double contactTolerance;
-	double penetrationTolerance;
-	double impactTolerance;
-	double rootTolerance;
-	double restSpeed;
-	double stiffness;
-	double damping;
-	double maxCorrection;
-	double errorTolerance;
-	bool planar;
-} cnConstraintSolver;
 
 // ---------------------------------------------------------------------------------------------
 // state vector <-> bodies
@@ -369,16 +256,21 @@ static void cnSetContactJacobian( const cnConstraintSolver* s, cnConstraintRow* 
 	row->angA = cnNeg( cnCross( rA, n ) );
 	row->linB = n;
 	row->angB = cnCross( rB, n );
+	cnSetRowInverse( s, row );
+}
+
+void cnSetRowInverse( const cnConstraintSolver* s, cnConstraintRow* row )
+{
 	row->invLinA = row->invAngA = row->invLinB = row->invAngB = cnVec3_zero;
-	if ( slotA >= 0 )
+	if ( row->slotA >= 0 )
 	{
-		row->invLinA = cnMulVV( s->invMassLinear[slotA], row->linA );
-		row->invAngA = cnMulMV( s->invInertia[slotA], row->angA );
+		row->invLinA = cnMulVV( s->invMassLinear[row->slotA], row->linA );
+		row->invAngA = cnMulMV( s->invInertia[row->slotA], row->angA );
 	}
-	if ( slotB >= 0 )
+	if ( row->slotB >= 0 )
 	{
-		row->invLinB = cnMulVV( s->invMassLinear[slotB], row->linB );
-		row->invAngB = cnMulMV( s->invInertia[slotB], row->angB );
+		row->invLinB = cnMulVV( s->invMassLinear[row->slotB], row->linB );
+		row->invAngB = cnMulMV( s->invInertia[row->slotB], row->angB );
 	}
 }
 
@@ -442,8 +334,12 @@ static int cnBuildContactRows( cnConstraintSolver* s, bool impulse, bool recordS
 			row->velocity = cdot;
 			row->bias = 0.0;
 			row->lower = 0.0;
+			row->upper = DBL_MAX;
 			row->restitution = c->restitution;
+			row->speed = 0.0;
 			row->hint = impulse ? -1 : s->pointOffset[ci] + j;
+			row->joint = -1;
+			row->kind = cnConstraintRow_contact;
 			row->colliding = impulse && colliding;
 			cnSetContactJacobian( s, row, ba, bb, dofA, dofB );
 			collidingCount += row->colliding ? 1 : 0;
@@ -560,23 +456,26 @@ static void cnCholeskySolve( double* S, int count, double* b, double eps )
 }
 
 // Solves the complementarity problem of one island (the rows index[0..m), which share no body
-// with other islands) with an active set: the active rows are solved as equalities,
-// (A + eps I) x = rhs with A = J M^-1 J^T, the others get x = 0. Kleppmann drops the unilateral
-// rows whose multiplier comes out negative (they would pull) and solves again; here the dropped
-// rows whose residual w = ((A + eps I) x - rhs) comes out negative (they would penetrate) are
-// also taken back. All violating rows change sides at once while their number keeps falling
-// (block principal pivoting, Kostreva 1978, Judice and Pires 1994); after a few rounds without
-// progress only the highest-index one does (Murty's rule), which guarantees the end. A + eps I is
-// positive definite, so this ends at the unique solution of
-//   w >= 0, x >= 0, w . x = 0  (bilateral rows: w = 0, x free),
-// which depends continuously on the state: the adaptive integrator sees no jumps from the choice
-// of active rows (the drop-only rule can pick different sets for nearby states). The start is
-// the previous evaluation's set where known, else the rows the free motion would violate.
+// with other islands) with an active set. Each row is free (solved as an equality), or held at its
+// lower or upper bound; the free rows are solved as (A + eps I) x = rhs - A x_bound with
+// A = J M^-1 J^T. Kleppmann drops the unilateral rows whose multiplier comes out negative (they
+// would pull) and solves again; here a row held at a bound whose residual w = (A x - rhs) points
+// the wrong way (a dropped contact that would penetrate, a saturated motor that needs less than
+// its bound) is also freed again, and a free row beyond a bound is held there. All
+// violating rows change state at once while their number keeps falling (block principal pivoting,
+// Kostreva 1978, Judice and Pires 1994); after a few rounds without progress only the
+// highest-index one does (Murty's rule), which guarantees the end. A + eps I is positive definite,
+// so this ends at the unique solution of the mixed (boxed) complementarity problem
+//   lower <= x <= upper;  x = lower: w >= 0;  x = upper: w <= 0;  between: w = 0
+// (contacts and limits [0, inf), equality rows (-inf, inf), motors [-maxForce, maxForce]), which
+// depends continuously on the state: the adaptive integrator sees no jumps from the choice of
+// active rows (the drop-only rule can pick different sets for nearby states). The start is the
+// previous evaluation's states where known, else the rows the free motion would violate.
 static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 {
 	if ( m > CN_CONSTRAINT_MAX_ISLAND_ROWS )
 	{
-		return cnSetError( cnError_stepFailed, "constraint method: %d contact rows in one island exceed the dense solver's limit of %d; "
+		return cnSetError( cnError_stepFailed, "constraint method: %d rows in one island exceed the dense solver's limit of %d; "
 						   "use another method for scenes this large",
 						   m, CN_CONSTRAINT_MAX_ISLAND_ROWS );
 	}
@@ -586,6 +485,7 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 	}
 	double* A = s->matrix;
 	double* x = s->x;
+	int8_t* state = s->state;
 	double maxDiagonal = 0.0, maxRhs = 0.0;
 	for ( int a = 0; a < m; ++a )
 	{
@@ -603,11 +503,14 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 	for ( int a = 0; a < m; ++a )
 	{
 		const cnConstraintRow* row = s->rows + index[a];
-		// a row that moves no degree of freedom (a planar world's out-of-plane normal) cannot act
+		// a row that moves no degree of freedom (a planar world's out-of-plane normal) cannot act:
+		// it stays at state 0 with x = 0 and is never checked
 		s->usable[a] = A[a * m + a] > 1e-12 * maxDiagonal;
+		bool bilateral = row->lower == -DBL_MAX && row->upper == DBL_MAX;
+		bool boxed = row->lower > -DBL_MAX && row->upper < DBL_MAX;
 		int hint = row->hint >= 0 ? s->hint[row->hint] : -1;
-		bool start = hint >= 0 ? hint == 1 : s->rhs[index[a]] > 0.0;
-		s->active[a] = s->usable[a] && ( start || row->lower == -DBL_MAX );
+		int start = hint >= 0 ? hint : boxed || s->rhs[index[a]] > 0.0 ? 1 : 0;
+		state[a] = (int8_t)( s->usable[a] == false ? 0 : bilateral ? 1 : start );
 		x[a] = 0.0;
 	}
 
@@ -618,10 +521,16 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 	bool solved = false;
 	for ( int iteration = 0; iteration < maxIterations && solved == false; ++iteration )
 	{
+		// the multipliers held at a bound (0 for unusable rows and contacts at their lower bound)
+		for ( int a = 0; a < m; ++a )
+		{
+			const cnConstraintRow* row = s->rows + index[a];
+			x[a] = s->usable[a] == false || state[a] == 1 ? 0.0 : state[a] == 0 ? row->lower : row->upper;
+		}
 		int count = 0;
 		for ( int a = 0; a < m; ++a )
 		{
-			if ( s->active[a] )
+			if ( state[a] == 1 )
 			{
 				s->map[count++] = a;
 			}
@@ -633,12 +542,19 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 				s->factor[i * count + j] = A[s->map[i] * m + s->map[j]];
 			}
 			s->work[i] = s->rhs[index[s->map[i]]];
+			for ( int b = 0; b < m; ++b )
+			{
+				if ( x[b] != 0.0 )
+				{
+					s->work[i] -= A[s->map[i] * m + b] * x[b];
+				}
+			}
 		}
 		cnCholeskySolve( s->factor, count, s->work, eps );
 		double maxX = 0.0;
 		for ( int a = 0; a < m; ++a )
 		{
-			x[a] = 0.0;
+			maxX = fabs( x[a] ) > maxX ? fabs( x[a] ) : maxX;
 		}
 		for ( int i = 0; i < count; ++i )
 		{
@@ -650,18 +566,21 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 			maxX = fabs( s->work[i] ) > maxX ? fabs( s->work[i] ) : maxX;
 		}
 
-		// rows that violate their sign condition: pulling active rows, penetrating dropped rows
+		// rows that violate their conditions: free rows beyond a bound (a pulling contact, an
+		// overdriven motor), rows at a bound whose residual points inside (a dropped contact that
+		// would penetrate, a saturated motor that needs less than its bound)
 		int violations = 0, last = -1;
 		for ( int a = 0; a < m; ++a )
 		{
+			const cnConstraintRow* row = s->rows + index[a];
 			s->violated[a] = false;
-			if ( s->usable[a] == false || s->rows[index[a]].lower == -DBL_MAX )
+			if ( s->usable[a] == false || ( row->lower == -DBL_MAX && row->upper == DBL_MAX ) )
 			{
 				continue;
 			}
-			if ( s->active[a] )
+			if ( state[a] == 1 )
 			{
-				s->violated[a] = x[a] < -1e-12 * maxX;
+				s->violated[a] = x[a] < row->lower - 1e-12 * maxX || x[a] > row->upper + 1e-12 * maxX;
 			}
 			else
 			{
@@ -670,7 +589,8 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 				{
 					w += A[a * m + b] * x[b];
 				}
-				s->violated[a] = w < -wTolerance - 1e-10 * maxDiagonal * maxX;
+				double margin = wTolerance + 1e-10 * maxDiagonal * maxX;
+				s->violated[a] = state[a] == 0 ? w < -margin : w > margin;
 			}
 			if ( s->violated[a] )
 			{
@@ -692,16 +612,13 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 		{
 			tries -= 1;
 		}
-		if ( tries > 0 )
+		for ( int a = 0; a < m; ++a )
 		{
-			for ( int a = 0; a < m; ++a )
+			if ( s->violated[a] && ( tries > 0 || a == last ) )
 			{
-				s->active[a] = s->violated[a] ? !s->active[a] : s->active[a];
+				const cnConstraintRow* row = s->rows + index[a];
+				state[a] = (int8_t)( state[a] != 1 ? 1 : x[a] < row->lower ? 0 : 2 );
 			}
-		}
-		else
-		{
-			s->active[last] = !s->active[last];
 		}
 	}
 
@@ -709,15 +626,15 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 	{
 		cnConstraintRow* row = s->rows + index[a];
 		double v = x[a];
-		// past the iteration cap: keep the last multipliers, clipped to push only
-		if ( solved == false && row->lower != -DBL_MAX && v < 0.0 )
+		// past the iteration cap: keep the last multipliers, clipped to their bounds
+		if ( solved == false )
 		{
-			v = 0.0;
+			v = v < row->lower ? row->lower : v > row->upper ? row->upper : v;
 		}
 		s->lambda[index[a]] = v;
 		if ( row->hint >= 0 )
 		{
-			s->hint[row->hint] = s->active[a] ? 1 : 0;
+			s->hint[row->hint] = state[a];
 		}
 	}
 	return true;
@@ -726,7 +643,7 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 // Solves the current rows for their multipliers (lambda), island by island: rows that share no
 // body (through chains of rows) are independent problems, and the dense solve costs the cube of
 // an island's size, not of the whole scene's. Returns false when a solve fails.
-static bool cnSolveRows( cnConstraintSolver* s )
+bool cnSolveRows( cnConstraintSolver* s )
 {
 	int m = s->rowCount;
 	if ( m == 0 )
@@ -787,11 +704,17 @@ static bool cnDerivative( cnConstraintSolver* s, const double* y, double* dy )
 {
 	cnScatterState( s, y );
 	cnBuildContactRows( s, false, false );
+	// after the contacts: the joints' springs and dampers add to the external accelerations
+	cnBuildJointRows( s, cnJointRows_force, false );
 
 	// -J M^-1 J^T lambda = Jdot qdot + J a_ext + k c + d cdot, with a_ext = M^-1 F. The depth in
 	// the position term is capped at c_max = 2 v_push / omega: below it the target
 	// cddot = k c_max - d cdot settles at cdot = omega c_max / 2 = v_push, so a deep overlap is
-	// pushed out no faster than the world's maxPushVelocity (and the cap keeps the force continuous)
+	// pushed out no faster than the world's maxPushVelocity (and the cap keeps the force continuous).
+	// A joint's equality row asks for cddot = 0 exactly (k = d = 0): its drift is projected out
+	// after each internal step (cnProjectJoints), which keeps the equations free of the stiff
+	// Baumgarte mode. A motor asks for cddot = -d (cdot - speed), a velocity servo whose load is
+	// part of J a_ext, so it holds its speed exactly under load while its force stays in bounds.
 	for ( int i = 0; i < s->rowCount; ++i )
 	{
 		const cnConstraintRow* row = s->rows + i;
@@ -806,12 +729,29 @@ static bool cnDerivative( cnConstraintSolver* s, const double* y, double* dy )
 			ja += cnDot( row->linB, s->linearAcceleration[row->slotB] ) +
 				  cnDot( row->angB, s->angularAcceleration[row->slotB] );
 		}
+		if ( row->kind == cnConstraintRow_motor )
+		{
+			s->rhs[i] = -( row->bias + ja + s->damping * ( row->velocity - row->speed ) );
+			continue;
+		}
+		if ( row->kind == cnConstraintRow_equality )
+		{
+			s->rhs[i] = -( row->bias + ja );
+			continue;
+		}
 		double c = row->position > -s->maxCorrection ? row->position : -s->maxCorrection;
 		s->rhs[i] = -( row->bias + ja + s->stiffness * c + s->damping * row->velocity );
 	}
 	if ( cnSolveRows( s ) == false )
 	{
 		return false;
+	}
+	for ( int i = 0; i < s->rowCount; ++i )
+	{
+		if ( s->rows[i].joint >= 0 )
+		{
+			s->jointForce[s->rows[i].joint] = s->lambda[i];
+		}
 	}
 
 	for ( int k = 0; k < s->bodyCount; ++k )
@@ -865,6 +805,7 @@ static bool cnResolveCollisions( cnConstraintSolver* s )
 	for ( int round = 0; round < CN_CONSTRAINT_MAX_IMPULSE_ROUNDS; ++round )
 	{
 		int colliding = cnBuildContactRows( s, true, round == 0 );
+		colliding += cnBuildJointRows( s, cnJointRows_impulse, round == 0 );
 		if ( colliding == 0 )
 		{
 			return true;
@@ -877,7 +818,8 @@ static bool cnResolveCollisions( cnConstraintSolver* s )
 			{
 				target = -row->restitution * row->velocity;
 			}
-			s->rhs[i] = target - row->velocity;
+			// a joint's equality rows keep their rates: the impulses only keep the joint together
+			s->rhs[i] = row->kind == cnConstraintRow_equality ? 0.0 : target - row->velocity;
 		}
 		if ( cnSolveRows( s ) == false )
 		{
@@ -890,6 +832,10 @@ static bool cnResolveCollisions( cnConstraintSolver* s )
 			if ( p == 0.0 )
 			{
 				continue;
+			}
+			if ( row->joint >= 0 )
+			{
+				s->jointImpulse[row->joint] += p;
 			}
 			if ( row->slotA >= 0 )
 			{
@@ -913,6 +859,15 @@ static bool cnResolveCollisions( cnConstraintSolver* s )
 	return true;
 }
 
+// Keeps the joint forces of the derivative just evaluated as those of a Runge-Kutta stage.
+static void cnSaveStageForces( cnConstraintSolver* s, int stage )
+{
+	if ( s->jointRowCount > 0 )
+	{
+		memcpy( s->stageForce[stage], s->jointForce, (size_t)s->jointRowCount * sizeof( double ) );
+	}
+}
+
 // One Cash-Karp step of size h from y0 (whose derivative is k[0]) into y1; writes the scaled
 // error norm (<= 1 is acceptable). The node times are not needed: within a step the forces do
 // not depend on time.
@@ -927,8 +882,20 @@ static bool cnCashKarpStep( cnConstraintSolver* s, const double* y0, double h, d
 		{
 			return false;
 		}
+		cnSaveStageForces( s, stage );
 	}
 	cnRk_Solution( tableau, n, y0, h, s->k, y1 );
+	// the joints' impulse over the step: the solution's weights over the stage forces, the same
+	// quadrature that integrates the velocities, so it is the momentum the joints transferred
+	for ( int r = 0; r < s->jointRowCount; ++r )
+	{
+		double sum = 0.0;
+		for ( int stage = 0; stage < tableau->stages; ++stage )
+		{
+			sum += tableau->b[stage] * s->stageForce[stage][r];
+		}
+		s->trialImpulse[r] = h * sum;
+	}
 	// the stage state is free once the stages are done: it holds the error estimate
 	double* e = s->yStage;
 	cnRk_Error( tableau, n, h, s->k, e );
@@ -977,8 +944,9 @@ static bool cnPointImpactTarget( const cnConstraintSolver* s, int ci, uint32_t i
 	return true;
 }
 
-// The impact function of the time-of-impact search at state y: the smallest separation minus
-// its target over the points of the pairs in the search, and its rate. When trigger is set it
+// The impact function of the time-of-impact search at state y: the smallest separation (or joint
+// limit C) minus its target over the points of the pairs (and the limits) in the search, and its
+// rate. When trigger is set it
 // first marks the pairs that have a point below its target that is deeper than the tolerance or
 // still approaching fast (resting points may sink a little; an impact may not sink at all).
 static double cnImpactFunction( cnConstraintSolver* s, const double* y, bool trigger, double* rate )
@@ -1042,7 +1010,19 @@ static double cnImpactFunction( cnConstraintSolver* s, const double* y, bool tri
 			*rate = pairRate;
 		}
 	}
+	// joint limits reaching their stops are impacts too
+	cnJointImpactFunction( s, trigger, &g, rate );
 	return g;
+}
+
+// Copies the joint row impulses of one trial step (the full step is kept while the
+// time-of-impact search tries shorter ones).
+static void cnCopyJointImpulses( cnConstraintSolver* s, double* to, const double* from )
+{
+	if ( s->jointRowCount > 0 )
+	{
+		memcpy( to, from, (size_t)s->jointRowCount * sizeof( double ) );
+	}
 }
 
 // Finds the step size in (0, h) at which the marked pairs reach their impact targets, by
@@ -1058,6 +1038,7 @@ static bool cnFindImpact( cnConstraintSolver* s, const double* y0, double h, dou
 	double x = h, g = gEnd, rate = rateEnd;
 	double error;
 	memcpy( s->yFull, s->y1, (size_t)s->n * sizeof( double ) );
+	cnCopyJointImpulses( s, s->fullImpulse, s->trialImpulse );
 	double rateStart;
 	if ( cnImpactFunction( s, y0, false, &rateStart ) <= s->impactTolerance )
 	{
@@ -1099,6 +1080,7 @@ static bool cnFindImpact( cnConstraintSolver* s, const double* y0, double h, dou
 	{
 		*step = h;
 		memcpy( s->y1, s->yFull, (size_t)s->n * sizeof( double ) );
+		cnCopyJointImpulses( s, s->trialImpulse, s->fullImpulse );
 		return true;
 	}
 	// no convergence: stop just before the impact
@@ -1183,11 +1165,22 @@ static bool cnCreateSolver( cnWorld* world, cnConstraintSolver* s )
 	s->startId = cnArena_Alloc( arena, (size_t)pointCapacity * sizeof( uint32_t ) );
 	s->startSeparation = cnArena_Alloc( arena, (size_t)pointCapacity * sizeof( double ) );
 	s->impactPair = cnArena_Alloc( arena, (size_t)contactCapacity * sizeof( bool ) );
-	s->rowCapacity = pointCapacity;
+
+	// joints: their rows follow the contact points' in the row and hint arrays
+	if ( cnCreateConstraintJoints( s ) == false )
+	{
+		return false;
+	}
+	s->jointHintBase = pointCapacity;
+	s->rowCapacity = pointCapacity + s->jointRowCount;
 	s->rows = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( cnConstraintRow ) );
 	s->rhs = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( double ) );
 	s->lambda = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( double ) );
 	s->hint = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( int8_t ) );
+	if ( s->hint == NULL )
+	{
+		return false;
+	}
 	memset( s->hint, -1, (size_t)s->rowCapacity * sizeof( int8_t ) );
 	s->parent = cnArena_Alloc( arena, (size_t)capacity * sizeof( int ) );
 	s->islandStart = cnArena_Alloc( arena, (size_t)( capacity + 1 ) * sizeof( int ) );
@@ -1196,7 +1189,7 @@ static bool cnCreateSolver( cnWorld* world, cnConstraintSolver* s )
 	s->order = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( int ) );
 	s->x = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( double ) );
 	s->usable = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( bool ) );
-	s->active = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( bool ) );
+	s->state = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( int8_t ) );
 	s->violated = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( bool ) );
 	s->map = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( int ) );
 	s->work = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( double ) );
@@ -1206,7 +1199,7 @@ static bool cnCreateSolver( cnWorld* world, cnConstraintSolver* s )
 	s->y1 = cnArena_Alloc( arena, (size_t)s->n * sizeof( double ) );
 	s->yFull = cnArena_Alloc( arena, (size_t)s->n * sizeof( double ) );
 	s->yStage = cnArena_Alloc( arena, (size_t)s->n * sizeof( double ) );
-	for ( int j = 0; j < 6; ++j )
+	for ( int j = 0; j < CN_CONSTRAINT_STAGES; ++j )
 	{
 		s->k[j] = cnArena_Alloc( arena, (size_t)s->n * sizeof( double ) );
 	}
@@ -1285,6 +1278,7 @@ static bool cnAdvance( cnConstraintSolver* s, double timeStep )
 		{
 			return false;
 		}
+		cnSaveStageForces( s, 0 );
 		double error = 0.0;
 		for ( ;; )
 		{
@@ -1329,10 +1323,25 @@ static bool cnAdvance( cnConstraintSolver* s, double timeStep )
 				step = full;
 				last = full == remaining;
 				memcpy( s->y1, s->yFull, (size_t)s->n * sizeof( double ) );
+				cnCopyJointImpulses( s, s->trialImpulse, s->fullImpulse );
 			}
 		}
 
 		memcpy( s->y, s->y1, (size_t)s->n * sizeof( double ) );
+		for ( int r = 0; r < s->jointRowCount; ++r )
+		{
+			s->jointImpulse[r] += s->trialImpulse[r];
+		}
+		// post-stabilisation: the joints' drift of this step projected out
+		if ( s->jointCount > 0 )
+		{
+			cnScatterState( s, s->y );
+			if ( cnProjectJoints( s ) == false )
+			{
+				return false;
+			}
+			cnGatherState( s, s->y );
+		}
 		t = last ? timeStep : t + step;
 		h = next < timeStep ? next : timeStep;
 		h = h > hMin ? h : hMin;
@@ -1358,6 +1367,9 @@ static bool cnStepConstraint( cnWorld* world, double timeStep )
 		return false;
 	}
 
+	// the joints' impulses over the whole step (world->jointImpulseTime is the step): the
+	// reactions cnFinishJoints reports are the mean forces of the step, impacts included
+	cnStoreJointImpulses( &s );
 	return true;
 }
 
@@ -1380,7 +1392,7 @@ const cnMethodModule cnConstraintModule = {
 	.method = cnMethod_constraint,
 	.name = "constraint",
 	.summary = "Kleppmann's constraint forces, impacts at the time of contact (frictionless)",
-	.flags = cnMethodFlag_adaptive | cnMethodFlag_planar,
+	.flags = cnMethodFlag_adaptive | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidateConstraint,
 	.stateSize = sizeof( cnAdaptiveState ),
 	.step = cnStepConstraint,
