@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `cairn export` (glTF 2.0): scenes and recordings to .glb and .gltf + .bin, every shape, finish,
-# texture and camera type, FOSSSim polygons; the files pass the Khronos glTF validator (npm
+# texture and camera type, FOSSSim polygons, joints (nodes and pieces, `cairn info` of their
+# recording); the files pass the Khronos glTF validator (npm
 # gltf-validator, installed once per build tree from tests/gltf/package-lock.json) and Blender 3.4's
 # own importer (headless) puts every body where `cairn run --csv` says it is; bad input fails with
 # the file named and leaves no output. The validator part is skipped when npm is missing and the
@@ -152,6 +153,58 @@ run export "$T/table.xml" -o "$T/table.glb" --quiet
 check "export of a FOSSSim scene (polygons) exits 0" test $rc -eq 0
 exported+=("$T/table.glb")
 
+# --- joints: a node per joint, its pieces animated between the anchors -----------------------
+# a pendulum on a rod from a static pivot, a wheel hung from a static frame by a spring and a damper
+# (a shock absorber), a ball joint, and a fuse that breaks at once; every body has a shape
+cat >"$T/swing.json" <<'EOF'
+{
+  "cairn": 1,
+  "name": "swing",
+  "timestep": 0.005,
+  "duration": 1,
+  "fps": 60,
+  "bodies": [
+    { "name": "pivot", "type": "static", "position": [0, 0, 2], "shapes": [ { "type": "box", "half_extents": [0.05, 0.05, 0.05] } ] },
+    { "name": "bob", "position": [1, 0, 2], "shapes": [ { "type": "sphere", "radius": 0.15 } ] },
+    { "name": "frame", "type": "static", "position": [3, 0, 2], "shapes": [ { "type": "box", "half_extents": [0.3, 0.1, 0.05] } ] },
+    { "name": "wheel", "position": [3, 0, 1.2], "velocity": [0, 0, 1], "shapes": [ { "type": "sphere", "radius": 0.2 } ] },
+    { "name": "top", "position": [-2, 0, 2], "angular_velocity": [0, 0, 3], "shapes": [ { "type": "cylinder", "radius": 0.2, "half_height": 0.05 } ] },
+    { "name": "spark", "position": [-4, 0, 2], "shapes": [ { "type": "sphere", "radius": 0.1 } ] }
+  ],
+  "joints": [
+    { "name": "rod", "type": "distance", "bodies": ["bob", "pivot"], "anchors": [[1, 0, 2], [0, 0, 2]] },
+    { "name": "coil", "type": "spring", "bodies": ["wheel", "frame"], "anchors": [[3, 0, 1.2], [3, 0, 1.95]],
+      "stiffness": 400, "damping": 0, "rest_length": 0.6 },
+    { "name": "shock", "type": "damper", "bodies": ["wheel", "frame"], "anchors": [[3, 0, 1.2], [3, 0, 1.95]], "damping": 5 },
+    { "name": "spindle", "type": "ball", "bodies": ["top"], "anchor": [-2, 0, 2.2] },
+    { "name": "fuse", "type": "ball", "bodies": ["spark"], "anchor": [-4, 0, 2.2], "break_force": 0.1 }
+  ]
+}
+EOF
+run export "$T/swing.json" -o "$T/swing.glb" --quiet
+check "export of a scene with joints exits 0" test $rc -eq 0
+exported+=("$T/swing.glb")
+run export "$T/swing.json" -o "$T/swing.gltf" --quiet
+check "  and to .gltf" test $rc -eq 0
+exported+=("$T/swing.gltf")
+for type in distance spring damper ball; do
+	check "  a $type joint node" grep -q "\"cairnJointType\":[[:space:]]*\"$type\"" "$T/swing.gltf"
+done
+for piece in "rod rod" "coil coil" "shock cylinder" "shock rod" "spindle sphere" "fuse sphere"; do
+	check "  a piece node '$piece'" grep -q "\"name\":[[:space:]]*\"$piece\"" "$T/swing.gltf"
+done
+check "  pieces are scaled by their tracks" grep -q '"path":[[:space:]]*"scale"' "$T/swing.gltf"
+run run "$T/swing.json" --record "$T/swing.cnrec" --csv "$T/swing.csv" --quiet
+check "run --record of a scene with joints exits 0" test $rc -eq 0
+run info "$T/swing.cnrec"
+check "cairn info: a recording of format version 4" grep -q "(format version 4)$" "$T/out"
+check "cairn info: the joints by type" grep -q "^joints: *5 (2 ball, 1 distance, 1 spring, 1 damper)$" "$T/out"
+check "cairn info: a joint with its bodies" grep -q "^  rod  *distance  *bob - pivot$" "$T/out"
+check "cairn info: a joint to the world" grep -q "^  spindle  *ball  *top - (world)$" "$T/out"
+check "cairn info: the fuse broke in the first frame interval" grep -q "^  fuse  *ball  *spark - (world), broken at t = 0.0166666667 s$" "$T/out"
+run export "$T/swing.cnrec" -o "$T/swing_rec.gltf" --quiet
+check "a recording with joints exports the same buffer as its scene" cmp -s "$T/swing.bin" "$T/swing_rec.bin"
+
 # --- bad input: one line naming the file and the reason, no output ---------------------------
 run export "$T/missing.json" -o "$T/bad.glb"
 check "a missing scene exits 2" test $rc -eq 2
@@ -246,6 +299,22 @@ else
 		grep '^FAIL: ' "$T/blender.txt"
 		[ $brc -ne 0 ] && tail -n 15 "$T/blender.txt"
 	done
+	# the joints: the rod's cylinder runs from the bob (its anchor is the bob's origin) to the fixed
+	# pivot at every checked frame
+	awk -F, '($1 == 0.25 || $1 == 0.5 || $1 == 1) && $2 == "bob" { printf "bob %d %s %s %s %s %s %s %s\n", $1 * 60 + 0.5, $3, $4, $5, $6, $7, $8, $9 }' \
+		"$T/swing.csv" >"$T/swing_keys.txt"
+	awk -F, '($1 == 0.25 || $1 == 0.5 || $1 == 1) && $2 == "bob" { printf "rod_rod %d %s %s %s 0 0 2\n", $1 * 60 + 0.5, $3, $4, $5 }' \
+		"$T/swing.csv" >"$T/swing_pieces.txt"
+	check "the CSV gives 3 positions of the bob" test "$(wc -l <"$T/swing_pieces.txt")" -eq 3
+	HOME="$T/home" timeout 120 "$BLENDER" -b --factory-startup --python-exit-code 1 \
+		--python "$SOURCE_DIR/tests/gltf/blender_import.py" -- "$T/swing.glb" 60 6 "$T/swing_keys.txt" 5 "$T/swing_pieces.txt" \
+		>"$T/blender.txt" 2>&1
+	brc=$?
+	check "blender imports swing.glb (exit 0)" test $brc -eq 0
+	pass=$((pass + $(grep -c '^ok: ' "$T/blender.txt")))
+	fail=$((fail + $(grep -c '^FAIL: ' "$T/blender.txt")))
+	grep '^FAIL: ' "$T/blender.txt"
+	[ $brc -ne 0 ] && tail -n 15 "$T/blender.txt"
 fi
 
 cli_summary cli_export || exit 1

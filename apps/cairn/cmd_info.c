@@ -13,7 +13,8 @@ const char cliInfoHelp[] =
 	"  a JSON scene, or a FOSSSim XML scene (.xml): name, description, method, timestep,\n"
 	"    duration, fps, gravity, body, shape and joint counts by type, materials and the\n"
 	"    total mass of the dynamic bodies;\n"
-	"  a recording (starts with \"CAIRNREC\"): scene name, frames, fps, duration and bodies.\n"
+	"  a recording (starts with \"CAIRNREC\"): scene name, frames, fps, duration, bodies and\n"
+	"    joints (each with its bodies, and when it broke or was removed).\n"
 	"\n"
 	"exit status: 0 ok, 2 the file cannot be read or is not a valid scene or recording.\n"
 	"\n"
@@ -195,6 +196,42 @@ static int cliInfoRecording( const char* path )
 	if ( bodyCount > listLimit )
 	{
 		printf( "  ... and %d more\n", bodyCount - listLimit );
+	}
+
+	// joints (format version 4): counts by type, then each with its bodies and when it stopped acting
+	int jointCount = cnRecording_GetJointCount( rec );
+	if ( jointCount > 0 )
+	{
+		int jointCounts[cnJoint_count] = { 0 };
+		for ( int i = 0; i < jointCount; ++i )
+		{
+			jointCounts[cnRecording_GetJoint( rec, i ).type] += 1;
+		}
+		printf( "joints:      " );
+		cliPrintCounts( jointCounts, cnJoint_count, cliJointTypeName );
+	}
+	for ( int i = 0; i < jointCount && i < listLimit; ++i )
+	{
+		cnRecordedJoint joint = cnRecording_GetJoint( rec, i );
+		const char* bodyA = joint.bodyA >= 0 ? cnRecording_GetBodyName( rec, joint.bodyA ) : "(world)";
+		const char* bodyB = joint.bodyB >= 0 ? cnRecording_GetBodyName( rec, joint.bodyB ) : "(world)";
+		printf( "  %-16s %-14s %s - %s", joint.name[0] != 0 ? joint.name : "(unnamed)",
+				cnJointType_GetName( joint.type ), bodyA, bodyB );
+		for ( int f = 0; f < frames; ++f )
+		{
+			cnRecordedJointState state = cnRecording_GetJointState( rec, f, i );
+			if ( state != cnRecordedJoint_acting )
+			{
+				printf( ", %s at t = %.9g s", state == cnRecordedJoint_broken ? "broken" : "removed",
+						cnRecording_GetFrameTime( rec, f ) );
+				break;
+			}
+		}
+		printf( "\n" );
+	}
+	if ( jointCount > listLimit )
+	{
+		printf( "  ... and %d more\n", jointCount - listLimit );
 	}
 	cnDestroyRecording( rec );
 	return CLI_OK;
