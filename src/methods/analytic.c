@@ -260,6 +260,10 @@ static bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 		}
 		cnPenaltyRefresh( &sys, timeStep );
 		cnRk_Prime( rk );
+		if ( sys.jointCount > 0 )
+		{
+			cnPenaltySampleJoints( &sys, rk->t );
+		}
 		double hMax = cnPenaltyStepBound( &sys, rk->y );
 		if ( cnRk_Step( rk, timeStep, hMax ) != cnRk_accepted )
 		{
@@ -304,7 +308,7 @@ const cnMethodModule cnAnalyticImpulseModule = {
 	.method = cnMethod_analyticImpulse,
 	.name = "analytic-impulse",
 	.summary = "AERO's analytic impulses at impacts, penalty springs at rest",
-	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar,
+	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidatePenaltySettings,
 	.stateSize = sizeof( cnAdaptiveState ),
 	.step = cnStepAnalyticImpulse,

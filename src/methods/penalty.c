@@ -4,7 +4,8 @@
 // are taken from the narrow phase at the start of every internal step and carried by the bodies
 // through it, so the force follows the bodies smoothly within the step (the narrow phase's choice
 // of points changes only between steps); the world step is one output interval made of as many
-// internal steps as the error tolerance and the motion bound ask. See docs/method-penalty.md.
+// internal steps as the error tolerance and the motion bound ask. Joints are stiff springs beside
+// the contacts (penalty_joints.c). See docs/method-penalty.md.
 #include "error.h"
 #include "methods/penalty.h"
 
@@ -212,7 +213,7 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 
 	cnRk_Init( &sys->rk, n, memory, cnPenaltyDerivative, sys, world->def.settings.penalty.errorTolerance );
 	sys->rk.hMin = 1e-12 * timeStep;
-	return true;
+	return world->liveJointCount > 0 ? cnPenaltyBeginJoints( sys ) : true;
 }
 
 void cnPenaltyLoadStage( cnPenaltySystem* sys, double t, const double* y )
@@ -678,7 +679,7 @@ int cnPenaltyStagePoints( const cnPenaltySystem* sys, const cnPenaltyContact* pc
 // imaginary axis (zeta = 0) the method damps only up to |z| ~ 1 and amplifies slowly beyond, too
 // slowly for the error estimate to notice while the motion is at round-off level: undamped resting
 // contacts would otherwise grow noise up to the error tolerance.
-static double cnStabilityRadius( double zeta )
+double cnPenaltyStabilityRadius( double zeta )
 {
 	static const double zetas[] = { 0.0,   0.0035, 0.0087, 0.0175, 0.035, 0.052,
 									0.07,  0.087,  0.122,  0.174,  0.342, 1.0 };
@@ -769,7 +770,7 @@ static void cnPenaltyContactForce( cnPenaltySystem* sys, const cnPenaltyContact*
 		double zeta = 0.5 * c / sqrt( k * mEff );
 		if ( zeta < 1.0 )
 		{
-			double r = cnStabilityRadius( zeta );
+			double r = cnPenaltyStabilityRadius( zeta );
 			mode = k / ( mEff * r * r );
 		}
 
@@ -801,6 +802,10 @@ void cnPenaltyDerivative( double t, const double* y, double* dydt, void* context
 	for ( int i = 0; i < sys->contactCount; ++i )
 	{
 		cnPenaltyContactForce( sys, sys->contacts + i );
+	}
+	if ( sys->jointCount > 0 )
+	{
+		cnPenaltyJointForces( sys );
 	}
 
 	for ( int k = 0; k < sys->bodyCount; ++k )
@@ -843,6 +848,10 @@ double cnPenaltyStepBound( const cnPenaltySystem* sys, const double* y )
 {
 	const cnWorld* world = sys->world;
 	double bound = sys->timeStep;
+	if ( sys->jointCount > 0 )
+	{
+		cnPenaltyJointModes( sys );
+	}
 	for ( int k = 0; k < sys->bodyCount; ++k )
 	{
 		const cnBody* body = world->bodies + sys->bodies[k];
@@ -855,8 +864,9 @@ double cnPenaltyStepBound( const cnPenaltySystem* sys, const double* y )
 		{
 			bound = reach / speed;
 		}
-		// stability of the contacts' oscillation
-		double omega = sqrt( sys->modes[k] );
+		// stability of the contacts' and the joints' oscillation
+		double modes = sys->jointCount > 0 ? sys->modes[k] + sys->jointModes[k] : sys->modes[k];
+		double omega = sqrt( modes );
 		if ( omega * bound > CN_PENALTY_STABLE_FRACTION )
 		{
 			bound = CN_PENALTY_STABLE_FRACTION / omega;
@@ -879,6 +889,10 @@ void cnPenaltyFinish( cnPenaltySystem* sys, const double* y )
 {
 	cnWorld* world = sys->world;
 	double timeStep = sys->timeStep;
+	if ( sys->jointCount > 0 )
+	{
+		cnPenaltyEndJoints( sys, timeStep, y );
+	}
 	for ( int k = 0; k < sys->bodyCount; ++k )
 	{
 		cnBody* body = world->bodies + sys->bodies[k];
@@ -929,6 +943,10 @@ static bool cnStepPenalty( cnWorld* world, double timeStep )
 		}
 		cnPenaltyRefresh( &sys, timeStep );
 		cnRk_Prime( &sys.rk );
+		if ( sys.jointCount > 0 )
+		{
+			cnPenaltySampleJoints( &sys, sys.rk.t );
+		}
 		double hMax = cnPenaltyStepBound( &sys, sys.rk.y );
 		if ( cnRk_Step( &sys.rk, timeStep, hMax ) != cnRk_accepted )
 		{
@@ -953,7 +971,7 @@ const cnMethodModule cnPenaltyModule = {
 	.method = cnMethod_penalty,
 	.name = "penalty",
 	.summary = "contact springs under adaptive Dormand-Prince RK5(4) (AERO)",
-	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar,
+	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidatePenaltySettings,
 	.stateSize = sizeof( cnAdaptiveState ),
 	.step = cnStepPenalty,

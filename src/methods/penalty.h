@@ -2,8 +2,8 @@
 // Internals shared by the penalty method (penalty.c) and the analytic-impulse method
 // (analytic.c), both after AERO: the bodies' state as one vector for the adaptive
 // Dormand-Prince integrator, the contact points fixed to the bodies over each internal step, the
-// spring-damper and Coulomb forces they carry at every stage, and the write-back at the end of the
-// step.
+// spring-damper and Coulomb forces they carry at every stage, the joints' rows as stiff springs
+// (penalty_joints.c), and the write-back at the end of the step.
 #pragma once
 
 #include "solvers/rk.h"
@@ -48,6 +48,23 @@
 
 /// Internal steps allowed per world step before the step is declared failed.
 #define CN_PENALTY_MAX_STEPS 200000
+
+/// Natural frequency of a joint's equality and limit rows (Hz): each row is a spring
+/// k = m_eff (2 pi f)^2, m_eff = 1 / (J M^-1 J^T) at the stage, so every row oscillates at f whatever
+/// the masses. A rod holding its own bob stretches g / (2 pi f)^2 = 0.25 micrometres; a row carrying
+/// N times the mass of its effective mass stretches N times that (penalty_joints.c,
+/// docs/joints.md). Ten times the contact frequency.
+#define CN_PENALTY_JOINT_FREQUENCY 1000.0
+
+/// Damping ratio of a joint's equality and limit rows: c = 2 zeta m_eff w. Below critical: rows
+/// coupled through a body damp their fastest modes more than alone (a chain of equal links: sqrt 2
+/// times), and overdamped modes cost the explicit integrator steps.
+#define CN_PENALTY_JOINT_DAMPING_RATIO 0.7
+
+/// Rate of a joint motor's velocity servo, as a multiple of w = 2 pi CN_PENALTY_JOINT_FREQUENCY: the
+/// force m_eff rate w (speed - dC/dt), clamped to the motor's maximum, closes a speed error e-fold
+/// in 1 / (rate w).
+#define CN_PENALTY_MOTOR_RATE 1.0
 
 /// A body as one stage of the integrator sees it.
 typedef struct cnPenaltyBody
@@ -167,6 +184,24 @@ typedef struct cnPenaltySystem
 	/// acceleration of a point of the body (the speculative margin of cnPenaltyRefresh)
 	double* accel;
 
+	/// joints with a moving side (penalty_joints.c), in joint index order: their indices into
+	/// world->joints; per slot, the system's joints that act on the body (jointStart[k] ..
+	/// jointStart[k + 1] in jointList)
+	int jointCount;
+	int* joints;
+	int* jointStart;
+	int* jointList;
+	/// per joint, CN_JOINT_MAX_ROWS each: the rows at the stage of the last evaluation with the row
+	/// force lambda (N or N m) and the spring and damper constants that made it; the force's
+	/// integral over the step so far (trapezoids between the starts of the internal steps)
+	cnJointRow* jointRows;
+	double* jointForce;
+	double* jointSampleForce;
+	double* jointImpulse;
+	double jointSampleTime;
+	/// per slot: the joints' part of the oscillation bound, (|s| / r)^2 as modes
+	double* jointModes;
+
 	/// state size, 13 per body, and the state at the step start
 	int n;
 	double* y0;
@@ -231,13 +266,38 @@ void cnPenaltyDerivative( double t, const double* y, double* dydt, void* context
 
 /// Step-size limit at the state y, which must be the state of the last derivative evaluation
 /// (cnRk_Prime): no body moves more than CN_PENALTY_MOTION_FRACTION of its smallest shape size in
-/// one internal step, and the step stays within the stability bound of the contacts (at most
-/// timeStep).
+/// one internal step, and the step stays within the stability bound of the contacts and the joints
+/// (at most timeStep).
 double cnPenaltyStepBound( const cnPenaltySystem* sys, const double* y );
 
-/// Writes the final state back into the bodies, moves kinematic bodies, updates shape boxes and
-/// sleep timers, clears forces, and stores the integrator's step size for the next world step.
+/// Writes the final state back into the bodies (and the joints' impulses over the step into the
+/// joints), moves kinematic bodies, and stores the integrator's step size for the next world step.
 void cnPenaltyFinish( cnPenaltySystem* sys, const double* y );
+
+/// Radius of Dormand-Prince's stability region along the ray of the eigenvalue of a spring-dashpot
+/// with damping ratio zeta (1.0 on the imaginary axis, 3.29 on the real axis for zeta >= 1).
+double cnPenaltyStabilityRadius( double zeta );
+
+/// Joints (penalty_joints.c): gathers the active joints with a moving side into the system and
+/// clears every active joint's row impulses; false with the world's error set when memory runs out.
+bool cnPenaltyBeginJoints( cnPenaltySystem* sys );
+
+/// Adds the joints' row forces at the loaded stage to sys->force and sys->torque and keeps each
+/// row's force: equality rows are stiff damped springs from the row's effective mass, limits
+/// one-sided springs, motors clamped velocity servos, springs and dampers their own law.
+void cnPenaltyJointForces( cnPenaltySystem* sys );
+
+/// Adds the row forces of the last evaluation, which must be at time t, to the rows' impulses over
+/// the step (the trapezoid since the last sample).
+void cnPenaltySampleJoints( cnPenaltySystem* sys, double t );
+
+/// The joints' part of the oscillation bound at the loaded stage, per slot into sys->jointModes
+/// (a Gershgorin bound of the rows' stiffness and damping coupled through shared bodies).
+void cnPenaltyJointModes( const cnPenaltySystem* sys );
+
+/// At the state y at the step's end: the last sample, and each joint's row impulses over the step
+/// into joint->impulses (cnFinishJoints turns them into reactions over the world step).
+void cnPenaltyEndJoints( cnPenaltySystem* sys, double t, const double* y );
 
 /// Analytic-impulse: the collision impulse of one contact point at p with unit normal n (from A to
 /// B), applied to the velocities of a and b in place when the point approaches faster than vMax:
