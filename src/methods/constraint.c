@@ -455,6 +455,69 @@ static void cnCholeskySolve( double* S, int count, double* b, double eps )
 	}
 }
 
+// The same solve for a matrix whose rows start late: row i of S is zero left of first[i] (its
+// envelope), and so is row i of its Cholesky factor, so the sums skip those columns. A chain of
+// joints, its rows in joint order, has a narrow envelope and factors in about linear time (the
+// impulse method's joint islands use the same property, methods/impulse/joint_island.c). first
+// (count entries) is scratch.
+static void cnEnvelopeCholeskySolve( double* S, int count, double* b, double eps, int* first )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		int f = 0;
+		while ( f < i && S[i * count + f] == 0.0 )
+		{
+			f += 1;
+		}
+		first[i] = f;
+	}
+	for ( int j = 0; j < count; ++j )
+	{
+		double d = S[j * count + j] + eps;
+		for ( int k = first[j]; k < j; ++k )
+		{
+			d -= S[j * count + k] * S[j * count + k];
+		}
+		d = d > eps ? d : eps;
+		double ljj = sqrt( d );
+		S[j * count + j] = ljj;
+		for ( int i = j + 1; i < count; ++i )
+		{
+			if ( first[i] > j )
+			{
+				continue;
+			}
+			double v = S[i * count + j];
+			for ( int k = first[i] > first[j] ? first[i] : first[j]; k < j; ++k )
+			{
+				v -= S[i * count + k] * S[j * count + k];
+			}
+			S[i * count + j] = v / ljj;
+		}
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		double v = b[i];
+		for ( int k = first[i]; k < i; ++k )
+		{
+			v -= S[i * count + k] * b[k];
+		}
+		b[i] = v / S[i * count + i];
+	}
+	for ( int i = count - 1; i >= 0; --i )
+	{
+		double v = b[i];
+		for ( int k = i + 1; k < count; ++k )
+		{
+			if ( first[k] <= i )
+			{
+				v -= S[k * count + i] * b[k];
+			}
+		}
+		b[i] = v / S[i * count + i];
+	}
+}
+
 // Solves the complementarity problem of one island (the rows index[0..m), which share no body
 // with other islands) with an active set. Each row is free (solved as an equality), or held at its
 // lower or upper bound; the free rows are solved as (A + eps I) x = rhs - A x_bound with
@@ -487,8 +550,10 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 	double* x = s->x;
 	int8_t* state = s->state;
 	double maxDiagonal = 0.0, maxRhs = 0.0;
+	bool joints = false;
 	for ( int a = 0; a < m; ++a )
 	{
+		joints = joints || s->rows[index[a]].joint >= 0;
 		for ( int b = 0; b <= a; ++b )
 		{
 			double v = cnRowCoupling( s->rows + index[a], s->rows + index[b] );
@@ -521,18 +586,23 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 	bool solved = false;
 	for ( int iteration = 0; iteration < maxIterations && solved == false; ++iteration )
 	{
-		// the multipliers held at a bound (0 for unusable rows and contacts at their lower bound)
+		// the multipliers held at a bound (0 for unusable rows and contacts at their lower bound);
+		// the free rows first in map, the rows held at a nonzero bound (saturated motors) after
+		int count = 0, held = 0;
 		for ( int a = 0; a < m; ++a )
 		{
 			const cnConstraintRow* row = s->rows + index[a];
 			x[a] = s->usable[a] == false || state[a] == 1 ? 0.0 : state[a] == 0 ? row->lower : row->upper;
-		}
-		int count = 0;
-		for ( int a = 0; a < m; ++a )
-		{
 			if ( state[a] == 1 )
 			{
 				s->map[count++] = a;
+			}
+		}
+		for ( int a = 0; a < m; ++a )
+		{
+			if ( x[a] != 0.0 )
+			{
+				s->map[count + held++] = a;
 			}
 		}
 		for ( int i = 0; i < count; ++i )
@@ -542,15 +612,22 @@ static bool cnSolveIsland( cnConstraintSolver* s, const int* index, int m )
 				s->factor[i * count + j] = A[s->map[i] * m + s->map[j]];
 			}
 			s->work[i] = s->rhs[index[s->map[i]]];
-			for ( int b = 0; b < m; ++b )
+			for ( int h = 0; h < held; ++h )
 			{
-				if ( x[b] != 0.0 )
-				{
-					s->work[i] -= A[s->map[i] * m + b] * x[b];
-				}
+				int b = s->map[count + h];
+				s->work[i] -= A[s->map[i] * m + b] * x[b];
 			}
 		}
-		cnCholeskySolve( s->factor, count, s->work, eps );
+		// islands with joints: their rows come first in joint order (cnSolveRows), a narrow
+		// envelope; contact islands keep the dense loops (and their results to the bit)
+		if ( joints )
+		{
+			cnEnvelopeCholeskySolve( s->factor, count, s->work, eps, s->envelope );
+		}
+		else
+		{
+			cnCholeskySolve( s->factor, count, s->work, eps );
+		}
 		double maxX = 0.0;
 		for ( int a = 0; a < m; ++a )
 		{
@@ -681,9 +758,17 @@ bool cnSolveRows( cnConstraintSolver* s )
 	{
 		s->islandFill[k] = s->islandStart[k];
 	}
-	for ( int i = 0; i < m; ++i )
+	// joint rows first, in joint order, then the contacts: a chain's rows then form a band, and the
+	// few contact rows on it add only their own rows below (cnEnvelopeCholeskySolve)
+	for ( int pass = 0; pass < 2; ++pass )
 	{
-		s->order[s->islandFill[s->rowIsland[i]]++] = i;
+		for ( int i = 0; i < m; ++i )
+		{
+			if ( ( s->rows[i].joint >= 0 ) == ( pass == 0 ) )
+			{
+				s->order[s->islandFill[s->rowIsland[i]]++] = i;
+			}
+		}
 	}
 	for ( int k = 0; k < s->bodyCount; ++k )
 	{
@@ -1192,6 +1277,7 @@ static bool cnCreateSolver( cnWorld* world, cnConstraintSolver* s )
 	s->state = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( int8_t ) );
 	s->violated = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( bool ) );
 	s->map = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( int ) );
+	s->envelope = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( int ) );
 	s->work = cnArena_Alloc( arena, (size_t)s->rowCapacity * sizeof( double ) );
 
 	s->n = capacity * CN_STATE_SIZE;

@@ -163,6 +163,8 @@ typedef struct cnConstraintSolver
 	bool* violated;
 	int* map;
 	double* work;
+	// per free row: the first column of its envelope (cnEnvelopeCholeskySolve)
+	int* envelope;
 	// dense matrices (heap, grown on demand): the full system and the factored active part
 	double* matrix;
 	double* factor;
