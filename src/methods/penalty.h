@@ -199,8 +199,11 @@ typedef struct cnPenaltySystem
 	double* jointSampleForce;
 	double* jointImpulse;
 	double jointSampleTime;
-	/// per slot: the joints' part of the oscillation bound, (|s| / r)^2 as modes
+	/// per slot: the joints' part of the oscillation bound, (|s| / r)^2 as modes; per row, scratch
+	/// of the bound: M^-1 J^T, its linear and angular parts on A and on B, and (sqrt k, sqrt c, 0)
+	/// (5 vectors a row)
 	double* jointModes;
+	cnVec3* jointWeighted;
 
 	/// state size, 13 per body, and the state at the step start
 	int n;

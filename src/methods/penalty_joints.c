@@ -12,29 +12,38 @@
 
 #include <string.h>
 
-// One side of a joint at the loaded stage: the body (the world: at rest, fixed) and its pose.
+// One side of a joint at the loaded stage: the body (the stage's entry for a body of the state, a
+// copy in `fixed` for the others; the world at rest) and its pose.
 typedef struct cnStageSide
 {
-	cnPenaltyBody body;
+	const cnPenaltyBody* body;
+	cnPenaltyBody fixed;
 	cnJointPose pose;
 	int slot;
 } cnStageSide;
 
-static cnStageSide cnGetSide( const cnPenaltySystem* sys, int bodyIndex )
+static void cnGetSide( const cnPenaltySystem* sys, int bodyIndex, cnStageSide* side )
 {
-	cnStageSide side;
-	if ( bodyIndex < 0 )
+	side->slot = bodyIndex >= 0 ? sys->slot[bodyIndex] : -1;
+	if ( side->slot >= 0 )
 	{
-		memset( &side, 0, sizeof( side ) );
-		side.body.q = cnQuat_identity;
-		side.pose = (cnJointPose){ cnVec3_zero, cnQuat_identity, cnVec3_zero };
-		side.slot = -1;
-		return side;
+		side->body = sys->stage + side->slot;
 	}
-	side.body = cnPenaltyGetBody( sys, bodyIndex );
-	side.pose = (cnJointPose){ side.body.center, side.body.q, sys->world->bodies[bodyIndex].localCenter };
-	side.slot = sys->slot[bodyIndex];
-	return side;
+	else
+	{
+		if ( bodyIndex >= 0 )
+		{
+			side->fixed = cnPenaltyGetBody( sys, bodyIndex );
+		}
+		else
+		{
+			memset( &side->fixed, 0, sizeof( side->fixed ) );
+			side->fixed.q = cnQuat_identity;
+		}
+		side->body = &side->fixed;
+	}
+	cnVec3 localCenter = bodyIndex >= 0 ? sys->world->bodies[bodyIndex].localCenter : cnVec3_zero;
+	side->pose = (cnJointPose){ side->body->center, side->body->q, localCenter };
 }
 
 // The slot of a joint's side, -1 for the world and bodies that do not move in the state.
@@ -77,9 +86,10 @@ bool cnPenaltyBeginJoints( cnPenaltySystem* sys )
 	sys->jointSampleForce = cnArena_Alloc( arena, rowSlots * sizeof( double ) );
 	sys->jointImpulse = cnArena_Alloc( arena, rowSlots * sizeof( double ) );
 	sys->jointModes = cnArena_Alloc( arena, bodySlots * sizeof( double ) );
+	sys->jointWeighted = cnArena_Alloc( arena, 5 * rowSlots * sizeof( cnVec3 ) );
 	if ( sys->joints == NULL || sys->jointStart == NULL || sys->jointList == NULL || sys->jointRows == NULL ||
 		 sys->jointForce == NULL || sys->jointSampleForce == NULL || sys->jointImpulse == NULL ||
-		 sys->jointModes == NULL )
+		 sys->jointModes == NULL || sys->jointWeighted == NULL )
 	{
 		return cnSetError( cnError_outOfMemory, "out of memory in the penalty step's joints" );
 	}
@@ -203,8 +213,9 @@ void cnPenaltyJointForces( cnPenaltySystem* sys )
 	for ( int n = 0; n < sys->jointCount; ++n )
 	{
 		const cnJoint* j = world->joints + sys->joints[n];
-		cnStageSide a = cnGetSide( sys, j->bodyA );
-		cnStageSide b = cnGetSide( sys, j->bodyB );
+		cnStageSide a, b;
+		cnGetSide( sys, j->bodyA, &a );
+		cnGetSide( sys, j->bodyB, &b );
 		cnJointRow* rows = sys->jointRows + (size_t)n * CN_JOINT_MAX_ROWS;
 		double* forces = sys->jointForce + (size_t)n * CN_JOINT_MAX_ROWS;
 		int rowCount = cnJointRows( j, &a.pose, &b.pose, rows );
@@ -212,7 +223,7 @@ void cnPenaltyJointForces( cnPenaltySystem* sys )
 		for ( int r = 0; r < rowCount; ++r )
 		{
 			cnJointRow* row = rows + r;
-			double f = cnRowForce( row, &a.body, &b.body );
+			double f = cnRowForce( row, a.body, b.body );
 			forces[r] = f;
 			if ( f == 0.0 )
 			{
@@ -257,31 +268,28 @@ void cnPenaltySampleJoints( cnPenaltySystem* sys, double t )
 	sys->jointSampleTime = t;
 }
 
-// J_r M^-1 J_s^T of two rows through the bodies they share: row r of joint jr (sides a, b) and row s
-// of joint js, for each pair of their sides on the same moving body.
+// J_r M^-1 J_s^T of two rows through the bodies they share: row r of joint jr and row s of joint js
+// (its M^-1 J^T in ws, from cnPenaltyJointModes), for each pair of their sides on the same moving
+// body.
 static double cnRowCoupling( const cnPenaltySystem* sys, const cnJoint* jr, const cnJointRow* r, const cnJoint* js,
-							 const cnJointRow* s )
+							 const cnVec3* ws )
 {
 	const int sidesR[2] = { jr->bodyA, jr->bodyB };
 	const int sidesS[2] = { js->bodyA, js->bodyB };
 	double sum = 0.0;
 	for ( int p = 0; p < 2; ++p )
 	{
-		int slot = cnSideSlot( sys, sidesR[p] );
-		if ( slot < 0 )
+		if ( cnSideSlot( sys, sidesR[p] ) < 0 )
 		{
 			continue;
 		}
-		const cnPenaltyBody* body = sys->stage + slot;
 		cnVec3 linR = p == 0 ? r->linearA : r->linearB, angR = p == 0 ? r->angularA : r->angularB;
 		for ( int q = 0; q < 2; ++q )
 		{
-			if ( sidesS[q] != sidesR[p] )
+			if ( sidesS[q] == sidesR[p] )
 			{
-				continue;
+				sum += cnDot( linR, ws[2 * q] ) + cnDot( angR, ws[2 * q + 1] );
 			}
-			cnVec3 linS = q == 0 ? s->linearA : s->linearB, angS = q == 0 ? s->angularA : s->angularB;
-			sum += body->invMass * cnDot( linR, linS ) + cnDot( angR, cnMulMV( body->invI, angS ) );
 		}
 	}
 	return sum;
@@ -305,6 +313,32 @@ void cnPenaltyJointModes( const cnPenaltySystem* sys )
 {
 	const cnWorld* world = sys->world;
 	memset( sys->jointModes, 0, (size_t)sys->bodyCount * sizeof( double ) );
+
+	// M^-1 J^T of every row that acts (the world and fixed bodies: zero) and the square roots of its
+	// constants, once
+	for ( int n = 0; n < sys->jointCount; ++n )
+	{
+		const cnJoint* j = world->joints + sys->joints[n];
+		cnStageSide a, b;
+		cnGetSide( sys, j->bodyA, &a );
+		cnGetSide( sys, j->bodyB, &b );
+		for ( int r = 0; r < CN_JOINT_MAX_ROWS; ++r )
+		{
+			size_t i = (size_t)n * CN_JOINT_MAX_ROWS + (size_t)r;
+			const cnJointRow* row = sys->jointRows + i;
+			cnVec3* w = sys->jointWeighted + 5 * i;
+			if ( row->stiffness == 0.0 && row->damping == 0.0 )
+			{
+				continue;
+			}
+			w[0] = cnMulSV( a.body->invMass, row->linearA );
+			w[1] = cnMulMV( a.body->invI, row->angularA );
+			w[2] = cnMulSV( b.body->invMass, row->linearB );
+			w[3] = cnMulMV( b.body->invI, row->angularB );
+			w[4] = cnV3( sqrt( row->stiffness ), sqrt( row->damping ), 0.0 );
+		}
+	}
+
 	for ( int n = 0; n < sys->jointCount; ++n )
 	{
 		const cnJoint* j = world->joints + sys->joints[n];
@@ -317,6 +351,7 @@ void cnPenaltyJointModes( const cnPenaltySystem* sys )
 			{
 				continue;
 			}
+			const cnVec3* wr = sys->jointWeighted + 5 * ( (size_t)n * CN_JOINT_MAX_ROWS + (size_t)r );
 			// Gershgorin's bound on the rows' stiffness K^1/2 A K^1/2 and damping C^1/2 A C^1/2
 			// (A = J M^-1 J^T, K and C the rows' constants): the sums over every row that shares a
 			// moving body with this one. For a row alone they are w^2 and 2 zeta w; in a chain of
@@ -345,9 +380,10 @@ void cnPenaltyJointModes( const cnPenaltySystem* sys )
 						{
 							continue;
 						}
-						double coupling = fabs( cnRowCoupling( sys, j, row, other, o ) );
-						stiffness += sqrt( row->stiffness * o->stiffness ) * coupling;
-						damping += sqrt( row->damping * o->damping ) * coupling;
+						const cnVec3* ws = sys->jointWeighted + 5 * ( (size_t)m * CN_JOINT_MAX_ROWS + (size_t)s );
+						double coupling = fabs( cnRowCoupling( sys, j, row, other, ws ) );
+						stiffness += wr[4].x * ws[4].x * coupling;
+						damping += wr[4].y * ws[4].y * coupling;
 					}
 				}
 			}
