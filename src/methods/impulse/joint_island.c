@@ -5,10 +5,8 @@
 // solves all equality rows of a group of joined bodies at once: K dlambda = -(J v + bias), with
 // K = J M^-1 J^T assembled over the rows that share a body and factored by an envelope Cholesky in
 // the joints' order (a chain or a tree created link by link has a narrow envelope, so the cost is
-// close to linear). Each solve pass refactors; the relax pass after it reuses that factor (the poses
-// moved by one sub-step's integration only; its right-hand side and Jacobians are current, so the
-// result is a Newton step with a near-exact matrix). Limits, motors and springs stay
-// one-row-at-a-time before it (joint_solver.c).
+// close to linear). The grouping and envelopes are built once per step, the factor at every pass.
+// Limits, motors and springs stay one-row-at-a-time before it (joint_solver.c).
 #include "methods/impulse/impulse.h"
 
 #include "union_find.h"
@@ -152,8 +150,7 @@ static void cnSolveIsland( cnStepContext* context, const cnIslandRow* rows, int 
 }
 
 /// The islands of a step: the equality rows grouped by island of joined bodies and each island's
-/// envelope and factor, built at the step's first solve and refactored at every solve pass (the
-/// relax pass after it reuses the factor: the poses moved by one sub-step's integration only).
+/// envelope, built at the step's first solve, and the factors of the current pass.
 struct cnJointIslands
 {
 	int rowCount;
@@ -310,10 +307,9 @@ void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias 
 		int m = islands->start[k + 1] - s;
 		const cnIslandRow* rows = islands->rows + s;
 		double* L = islands->L + islands->factorStart[k];
-		if ( useBias )
-		{
-			cnFactorIsland( context, rows, m, islands->first + s, islands->offset + s, L );
-		}
+		// refactored every pass: reusing the solve pass's factor in the relax pass diverged on a taut
+		// bridge of hinged planks (a closed loop, whose matrix is nearly singular)
+		cnFactorIsland( context, rows, m, islands->first + s, islands->offset + s, L );
 		cnSolveIsland( context, rows, m, islands->first + s, islands->offset + s, L, islands->x + s, soft, useBias );
 	}
 }
