@@ -54,6 +54,8 @@ check "the point mass on a rod keeps its length within 1e-3 m" awk -F, '$2 == "w
 # the fuse (1 N) holds 4.19 kg: it breaks in the first step and stays broken; nothing else breaks
 check "the fuse is whole at t = 0 and broken in every later frame" awk -F, '$2 == "fuse" {
 	if (($1 == 0) != ($12 == 0)) exit 1 } $2 != "fuse" && NR > 1 && $12 != 0 { exit 1 }' "$T/joints.csv"
+check "run says the fuse broke, at the first step" grep -q "^joint 'fuse' broke at t = 0.00416666667 s (reaction [0-9.]* N, 0 N m)$" "$T/out"
+check "and names no other joint" test "$(grep -c "^joint '.*' broke" "$T/out")" -eq 1
 # the ball joint's reaction carries the bob's weight at the bottom of the swing: nonzero
 check "the nail's reaction is measured" awk -F, '$2 == "nail" && $1 > 0 && ($6 != 0 || $8 != 0) { found = 1 } END { exit !found }' "$T/joints.csv"
 

@@ -127,6 +127,9 @@ enum
 };
 
 // Sums of the per-step stats, for averages, and the before-step hook of the caller.
+// joint breaks a run lists by name (more are counted)
+#define CLI_MAX_BREAKS 16
+
 typedef struct cliRunState
 {
 	const cliRunConfig* cfg;
@@ -134,6 +137,10 @@ typedef struct cliRunState
 	double stage[cliStageCount];
 	double counter[cliCounterCount];
 	int64_t steps;
+	// the joints that broke, printed after the run (the first CLI_MAX_BREAKS of them)
+	cnJointBreak breaks[CLI_MAX_BREAKS];
+	char breakNames[CLI_MAX_BREAKS][64];
+	int breakCount;
 } cliRunState;
 
 static void cliStatCounters( const cnStats* s, double counter[cliCounterCount] )
@@ -147,9 +154,31 @@ static void cliStatCounters( const cnStats* s, double counter[cliCounterCount] )
 	counter[6] = s->islandCount;
 }
 
+// Keeps the joints that broke in the last step, to list after the run.
+static void cliCollectBreaks( cnWorld* world, cliRunState* state )
+{
+	int count = 0;
+	const cnJointBreak* breaks = cnWorld_GetJointBreaks( world, &count );
+	for ( int i = 0; i < count; ++i, ++state->breakCount )
+	{
+		if ( state->breakCount < CLI_MAX_BREAKS )
+		{
+			state->breaks[state->breakCount] = breaks[i];
+			const char* name = cnJoint_GetName( world, breaks[i].joint );
+			snprintf( state->breakNames[state->breakCount], sizeof( state->breakNames[0] ), "%s",
+					  name != NULL && name[0] != '\0' ? name : "(unnamed)" );
+		}
+	}
+}
+
 static bool cliAfterStep( cnWorld* world, void* context )
 {
 	cliRunState* state = context;
+	cliCollectBreaks( world, state );
+	if ( state->cfg->stats == false )
+	{
+		return true;
+	}
 	cnStats s = cnWorld_GetStats( world );
 	double stage[cliStageCount] = { s.forcesMs,	   s.broadPhaseMs, s.narrowPhaseMs, s.solveMs,
 									s.integrateMs, s.finishMs,	   s.islandMs,		s.stepMs };
@@ -372,7 +401,7 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 	def.writers = writers;
 	def.writerCount = writerCount;
 	def.beforeStep = cfg->beforeStep != NULL ? cliBeforeStep : NULL;
-	def.afterStep = cfg->stats ? cliAfterStep : NULL;
+	def.afterStep = cfg->stats || cnWorld_GetJointCount( world ) > 0 ? cliAfterStep : NULL;
 	def.progress = state.progress.enabled ? cliRunProgress : NULL;
 	def.context = &state;
 
@@ -426,6 +455,16 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 		printf( "%s: simulated %.9g s in %.3f s: %d frames at %.9g fps, %lld steps of %.9g s (%d per frame)\n",
 				scene->name, cnWorld_GetTime( world ), result->wallSeconds, result->frameCount, cfg->fps,
 				(long long)result->stepCount, result->stepSize, result->stepsPerFrame );
+		for ( int i = 0; i < state.breakCount && i < CLI_MAX_BREAKS; ++i )
+		{
+			const cnJointBreak* b = state.breaks + i;
+			printf( "joint '%s' broke at t = %.9g s (reaction %.6g N, %.6g N m)\n", state.breakNames[i], b->time, b->force,
+					b->torque );
+		}
+		if ( state.breakCount > CLI_MAX_BREAKS )
+		{
+			printf( "and %d more joints broke\n", state.breakCount - CLI_MAX_BREAKS );
+		}
 		if ( cfg->csvPath != NULL )
 		{
 			printf( "wrote %s\n", cfg->csvPath );
