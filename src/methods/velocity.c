@@ -17,24 +17,23 @@
 //                         is (Smith, Kaufman, Vouga, Tamstorf, Grinspun 2012)
 //  4. positions: symplectic Euler moves bodies with qdot_plus, explicit Euler with the velocity
 //     the step started with; shapes are updated and the step's forces cleared.
+// Joints (velocity_joints.c) join the islands: their springs and motors act first, their equality
+// rows are kept exactly and eliminated from the contact problem (the contact rows see the
+// constrained inverse mass), their limits are unilateral rows beside the contact points.
 #include "error.h"
 
 #include "integrate.h"
 #include "methods/bounce.h"
 #include "methods/contact_system.h"
 #include "methods/method.h"
+#include "methods/velocity.h"
 #include "solvers/lcp.h"
 #include "solvers/qp.h"
 #include "timer.h"
 #include "union_find.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-
-// A point is active when its separation, now or predicted at the end of the step, is at most this
-// (m). Touching shapes come out of the narrow phase with separations of round-off size.
-#define CN_VELOCITY_ACTIVE_TOL 1e-9
 
 // Generalized reflection treats a point as approaching when its normal speed is below -tol, tol
 // this fraction of the island's largest point speed (the sum of the terms |J_k qdot_k| that make up
@@ -51,23 +50,9 @@
 // for the island instead (cnStats.grFallbackCount).
 #define CN_GR_ITERATIONS_PER_POINT 20
 
-// An LCP solve that reports failure is still accepted when its last iterate satisfies the
-// conditions to this fraction of the problem's scale (|b| + |A| |z|): the boxed solver insists on
-// 1e-8 and can miss it by a little on the degenerate problems of redundant contacts with friction
-// (a box landing flat: a rank-3 normal block and eight friction rows), where the iterate it stops
-// at is a solution to 2e-8. An error of 1e-6 of the velocity scale is far below what the step's
-// first-order time discretisation already makes.
-#define CN_LCP_ACCEPT_TOL 1e-6
-
 // A tangential slip below this (m/s) has no direction of its own: the tangents are then a fixed
 // perpendicular pair.
 #define CN_SLIP_DIRECTION_TOL 1e-10
-
-// Largest island the dense solvers take: LCP rows (normal and friction), or the projection QP's
-// unknowns (free dofs) or constraints. Its matrix is 32 MiB and a solve some 1e10 operations, a few
-// seconds; a pyramid of 1240 boxes would need 94 000 rows and 70 GB. Beyond it the step reports an
-// error instead of exhausting memory: scenes that large are the impulse method's.
-#define CN_VELOCITY_MAX_ISLAND_SIZE 2048
 
 // Position correction (cnWorldDef.positionCorrection): velocity-level contacts keep bodies from
 // approaching, but an overlap that happened (a tumbling box's corner at 50 m/s, which the linear
@@ -80,77 +65,6 @@
 
 // A Jacobian row along a direction in which no free body can move (a normal perpendicular to the
 // plane of a planar world) has J M^-1 J^T = 0 and is left out: no impulse can change its velocity.
-
-
-// One Jacobian row: the relative velocity of body B with respect to body A at a point along a
-// direction, J qdot + fixed. Each side holds its body's dof offset (or -1), its entries and M^-1 J^T.
-typedef struct cnVelocityRow
-{
-	int offA, offB;
-	double jA[6], jB[6];
-	double mA[6], mB[6];
-	// the part of the relative velocity from bodies without degrees of freedom
-	double fixed;
-	// J M^-1 J^T
-	double diagonal;
-} cnVelocityRow;
-
-// An active contact point.
-typedef struct cnVelocityPoint
-{
-	// contact, its manifold and the point in it
-	int contact, manifold, index;
-	int row;
-	int tangentRows[2];
-	int tangentCount;
-	double restitution, friction;
-	// speculative contact: the approach speed the gap allows, max(s, 0) / h, taken by a point that
-	// does not bounce (0 when the world's speculativeContacts is off, for gr-* and explicit Euler)
-	double gapSpeed;
-	// a point that bounces this step (restitution, an impact faster than the threshold) leaves at this
-	// normal speed in its first solve (cnBounceSpeed, methods/bounce.h); false: the law -e vn
-	bool bounces;
-	double bounceTarget;
-	// a free body (dof map index) of the point; the root of its island once islands are built
-	int body;
-} cnVelocityPoint;
-
-typedef struct cnVelocityStep
-{
-	cnWorld* world;
-	cnDofMap map;
-	int dpb;
-	double h;
-	bool gr, projection, friction;
-	// set while an island whose reflections did not finish is solved once, inelastically
-	bool inelastic;
-	// set during an island's first solve, where bouncing points take their bounce target
-	bool firstSolve;
-	const char* name;
-
-	// per free body: world inertia and inverse inertia
-	cnMat3* inertia;
-	cnMat3* invInertia;
-
-	// velocities: at the start of the step, free (qdot_minus), and the solution being built
-	double* qOld;
-	double* qMinus;
-	double* q;
-
-	cnVelocityRow* rows;
-	int rowCount;
-	cnVelocityPoint* points;
-	int pointCount;
-
-	// scratch for one solve, sized for the largest island
-	int* set;
-	const cnVelocityRow** lcpRows;
-	double *A, *b, *z, *lo, *hi;
-	int* findex;
-	double *G, *g0, *CI, *ci0, *x, *lambda;
-	int* localBodies;
-	int* localOf;
-} cnVelocityStep;
 
 // Velocity of a body's material point at p: a free body's from the generalised velocity q, any
 // other body's from its own state.
@@ -198,6 +112,12 @@ static void cnBuildSide( const cnVelocityStep* s, int body, cnVec3 point, cnVec3
 	{
 		j[0] = sign * dir.x, j[1] = sign * dir.y, j[2] = sign * rxd.z;
 		mj[0] = b->invMass * j[0], mj[1] = b->invMass * j[1], mj[2] = s->invInertia[k].cz.z * j[2];
+		if ( s->linearInvMass != NULL )
+		{
+			// a joint's geometric stiffness added to the body's translational mass (velocity_joints.c)
+			cnVec3 vm = cnMulMV( s->linearInvMass[k], cnV3( j[0], j[1], 0.0 ) );
+			mj[0] = vm.x, mj[1] = vm.y;
+		}
 		return;
 	}
 	j[0] = sign * dir.x, j[1] = sign * dir.y, j[2] = sign * dir.z;
@@ -205,6 +125,11 @@ static void cnBuildSide( const cnVelocityStep* s, int body, cnVec3 point, cnVec3
 	cnVec3 wm = cnMulMV( s->invInertia[k], cnV3( j[3], j[4], j[5] ) );
 	mj[0] = b->invMass * j[0], mj[1] = b->invMass * j[1], mj[2] = b->invMass * j[2];
 	mj[3] = wm.x, mj[4] = wm.y, mj[5] = wm.z;
+	if ( s->linearInvMass != NULL )
+	{
+		cnVec3 vm = cnMulMV( s->linearInvMass[k], cnV3( j[0], j[1], j[2] ) );
+		mj[0] = vm.x, mj[1] = vm.y, mj[2] = vm.z;
+	}
 }
 
 static double cnDotN( const double* a, const double* b, int n )
@@ -218,7 +143,7 @@ static double cnDotN( const double* a, const double* b, int n )
 }
 
 // Entry (i, j) of the Delassus matrix J M^-1 J^T: the rows meet only on bodies they share.
-static double cnRowCoupling( const cnVelocityStep* s, const cnVelocityRow* ri, const cnVelocityRow* rj )
+double cnVelocityCoupling( const cnVelocityStep* s, const cnVelocityRow* ri, const cnVelocityRow* rj )
 {
 	int d = s->dpb;
 	double sum = 0.0;
@@ -243,11 +168,11 @@ static void cnBuildRow( const cnVelocityStep* s, const cnContact* c, cnVec3 poin
 	cnBuildSide( s, c->bodyA, pointA, dir, -1.0, &row->offA, row->jA, row->mA );
 	cnBuildSide( s, c->bodyB, pointB, dir, 1.0, &row->offB, row->jB, row->mB );
 	row->fixed = cnFixedVelocity( s->world, &s->map, c->bodyA, c->bodyB, pointA, pointB, dir );
-	row->diagonal = cnRowCoupling( s, row, row );
+	row->diagonal = cnVelocityCoupling( s, row, row );
 }
 
 // J q + fixed.
-static double cnRowVelocity( const cnVelocityStep* s, const cnVelocityRow* row, const double* q )
+double cnVelocityRowRate( const cnVelocityStep* s, const cnVelocityRow* row, const double* q )
 {
 	double v = row->fixed;
 	if ( row->offA >= 0 )
@@ -275,7 +200,7 @@ static double cnRowMagnitude( const cnVelocityStep* s, const cnVelocityRow* row,
 }
 
 // q += M^-1 J^T z.
-static void cnRowApply( const cnVelocityStep* s, const cnVelocityRow* row, double z, double* q )
+void cnVelocityApplyRow( const cnVelocityStep* s, const cnVelocityRow* row, double z, double* q )
 {
 	for ( int i = 0; i < s->dpb; ++i )
 	{
@@ -319,7 +244,7 @@ static void cnUnpackVelocity( int dpb, const double* q, cnVec3* v, cnVec3* w )
 // The restitution coefficient a point gets for normal speed vn: Newton's law acts only on
 // approaching points, and the single-solve methods skip approach speeds below the world's
 // restitution threshold (as the impulse method does) so resting contact does not jitter.
-static double cnEffectiveRestitution( const cnVelocityStep* s, const cnVelocityPoint* p, double vn )
+double cnVelocityRestitution( const cnVelocityStep* s, const cnVelocityPoint* p, double vn )
 {
 	if ( !( vn < 0.0 ) || p->restitution == 0.0 || s->inelastic )
 	{
@@ -347,7 +272,7 @@ static const char* cnLcpStatusText( cnLcpStatus status )
 	}
 }
 
-static const char* cnQpStatusText( cnQpStatus status )
+const char* cnVelocityQpStatusText( cnQpStatus status )
 {
 	switch ( status )
 	{
@@ -365,7 +290,7 @@ static const char* cnQpStatusText( cnQpStatus status )
 // Largest violation of the boxed LCP conditions (lo <= z <= hi, z = lo => w >= 0, z = hi => w <= 0,
 // inside => w = 0, friction rows bounded by mu times their normal's z), relative to |b| + |A| |z|
 // for w and to |z| for the bounds. Lemke's problem is the case lo = 0, hi = inf.
-static double cnLcpViolation( int r, const double* A, const double* b, const double* lo, const double* hi,
+double cnVelocityLcpViolation( int r, const double* A, const double* b, const double* lo, const double* hi,
 							  const int* findex, const double* z )
 {
 	double zmax = 0.0, amax = 0.0, bmax = 0.0;
@@ -421,8 +346,14 @@ static double cnLcpViolation( int r, const double* A, const double* b, const dou
 }
 
 // Adds impulses to the manifold point's record (shown by viewers; nothing reads it back).
-static void cnRecordImpulse( cnVelocityStep* s, const cnVelocityPoint* p, double normal, double t1, double t2 )
+void cnVelocityRecordImpulse( cnVelocityStep* s, const cnVelocityPoint* p, double normal, double t1, double t2 )
 {
+	if ( p->contact < 0 )
+	{
+		// a joint limit: the joint reports it
+		s->jointRows[p->jointRow].impulse += normal;
+		return;
+	}
 	cnManifoldPoint* mp = cnContactManifold( s->world->contacts + p->contact, p->manifold )->points + p->index;
 	mp->normalImpulse += normal;
 	mp->tangentImpulse1 += t1;
@@ -455,10 +386,10 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 		s->lo[i] = 0.0;
 		s->hi[i] = INFINITY;
 		s->findex[i] = -1;
-		double vn = cnRowVelocity( s, rows[i], s->q );
+		double vn = cnVelocityRowRate( s, rows[i], s->q );
 		// w = vn_plus + e vn_minus = A z + (1 + e) vn_minus; a point that does not bounce may close its
 		// gap: w = vn_plus + s / h; a bouncing point's first solve: w = vn_plus - target
-		double e = cnEffectiveRestitution( s, p, vn );
+		double e = cnVelocityRestitution( s, p, vn );
 		if ( p->bounces && s->firstSolve && s->inelastic == false )
 		{
 			s->b[i] = vn - p->bounceTarget;
@@ -475,7 +406,7 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 				s->lo[k] = 0.0;
 				s->hi[k] = p->friction;
 				s->findex[k] = i;
-				s->b[k] = cnRowVelocity( s, rows[k], s->q );
+				s->b[k] = cnVelocityRowRate( s, rows[k], s->q );
 				k += 1;
 			}
 		}
@@ -484,10 +415,15 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	{
 		for ( int i = j; i < r; ++i )
 		{
-			double a = i == j ? rows[i]->diagonal : cnRowCoupling( s, rows[i], rows[j] );
+			double a = i == j ? rows[i]->diagonal : cnVelocityCoupling( s, rows[i], rows[j] );
 			s->A[i + j * r] = a;
 			s->A[j + i * r] = a;
 		}
+	}
+	if ( s->elim != NULL )
+	{
+		// an island with joints: the rows see the constrained inverse mass (equality rows eliminated)
+		cnVelocityEliminateLcp( s, rows, r, s->A );
 	}
 
 	cnLcpStatus status;
@@ -499,7 +435,7 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 	{
 		status = cnSolveBoxedLcp( r, s->A, s->b, s->lo, s->hi, s->findex, s->z, 50 * r + 100 );
 	}
-	if ( status != cnLcp_ok && cnLcpViolation( r, s->A, s->b, s->lo, s->hi, s->findex, s->z ) <= CN_LCP_ACCEPT_TOL )
+	if ( status != cnLcp_ok && cnVelocityLcpViolation( r, s->A, s->b, s->lo, s->hi, s->findex, s->z ) <= CN_LCP_ACCEPT_TOL )
 	{
 		status = cnLcp_ok;
 	}
@@ -524,7 +460,7 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 		r = count;
 		withFriction = false;
 		status = cnSolveLcpLemke( r, s->A, s->b, s->z, 50 * r + 100 );
-		if ( status != cnLcp_ok && cnLcpViolation( r, s->A, s->b, s->lo, s->hi, s->findex, s->z ) <= CN_LCP_ACCEPT_TOL )
+		if ( status != cnLcp_ok && cnVelocityLcpViolation( r, s->A, s->b, s->lo, s->hi, s->findex, s->z ) <= CN_LCP_ACCEPT_TOL )
 		{
 			status = cnLcp_ok;
 		}
@@ -550,8 +486,9 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 		const cnVelocityPoint* p = s->points + set[i];
 		// Lemke's z is >= 0 up to round-off; the boxed solver's bounds are exact
 		double zn = s->z[i] > 0.0 ? s->z[i] : 0.0;
+		s->z[i] = zn;
 		*changed = *changed || zn != 0.0;
-		cnRowApply( s, rows[i], zn, s->q );
+		cnVelocityApplyRow( s, rows[i], zn, s->q );
 		double zt[2] = { 0.0, 0.0 };
 		if ( withFriction && p->friction > 0.0 )
 		{
@@ -559,11 +496,15 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 			{
 				zt[t] = s->z[k];
 				*changed = *changed || zt[t] != 0.0;
-				cnRowApply( s, rows[k], zt[t], s->q );
+				cnVelocityApplyRow( s, rows[k], zt[t], s->q );
 				k += 1;
 			}
 		}
-		cnRecordImpulse( s, p, zn, zt[0], zt[1] );
+		cnVelocityRecordImpulse( s, p, zn, zt[0], zt[1] );
+	}
+	if ( s->elim != NULL )
+	{
+		cnVelocityEliminateImpulses( s, r, s->z );
 	}
 	return true;
 }
@@ -572,6 +513,11 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 // N^T v + c >= 0 over the degrees of freedom of the bodies the points touch (Goldfarb-Idnani).
 static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, bool* changed )
 {
+	if ( s->elim != NULL )
+	{
+		// an island with joints: the same QP over the velocities its equality rows allow
+		return cnVelocitySolveJointProjection( s, set, count, changed );
+	}
 	cnWorld* world = s->world;
 	int d = s->dpb;
 
@@ -602,6 +548,18 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 		for ( int i = 0; i < ( d == 3 ? 2 : 3 ); ++i )
 		{
 			s->G[( o + i ) + ( o + i ) * n] = b->mass;
+		}
+		if ( s->linearMass != NULL )
+		{
+			// a joint's geometric stiffness added to the translational mass (velocity_joints.c)
+			cnVec3 cols[3] = { s->linearMass[k].cx, s->linearMass[k].cy, s->linearMass[k].cz };
+			for ( int c = 0; c < ( d == 3 ? 2 : 3 ); ++c )
+			{
+				for ( int i = 0; i < ( d == 3 ? 2 : 3 ); ++i )
+				{
+					s->G[( o + i ) + ( o + c ) * n] = cnGet( cols[c], i );
+				}
+			}
 		}
 		if ( d == 3 )
 		{
@@ -647,8 +605,8 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 		{
 			memcpy( col + s->localOf[row->offB / d] * d, row->jB, (size_t)d * sizeof( double ) );
 		}
-		double vn = cnRowVelocity( s, row, s->q );
-		double e = cnEffectiveRestitution( s, p, vn );
+		double vn = cnVelocityRowRate( s, row, s->q );
+		double e = cnVelocityRestitution( s, p, vn );
 		if ( p->bounces && s->firstSolve && s->inelastic == false )
 		{
 			// N^T v + fixed >= target
@@ -669,7 +627,7 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 	if ( status != cnQp_ok )
 	{
 		return cnSetError( cnError_stepFailed, "%s: the projection QP over %d contact points failed (%s) at t = %g", s->name, count,
-						   cnQpStatusText( status ), world->time );
+						   cnVelocityQpStatusText( status ), world->time );
 	}
 	for ( int i = 0; i < n; ++i )
 	{
@@ -688,7 +646,7 @@ static bool cnSolveProjectionSet( cnVelocityStep* s, const int* set, int count, 
 	}
 	for ( int i = 0; i < count; ++i )
 	{
-		cnRecordImpulse( s, s->points + set[i], s->lambda[i] > 0.0 ? s->lambda[i] : 0.0, 0.0, 0.0 );
+		cnVelocityRecordImpulse( s, s->points + set[i], s->lambda[i] > 0.0 ? s->lambda[i] : 0.0, 0.0, 0.0 );
 	}
 	return true;
 }
@@ -726,7 +684,7 @@ static void cnCorrectPositions( cnVelocityStep* s, const cnQuat* startQ )
 	for ( int pass = 0; pass < CN_VELOCITY_CORRECTION_PASSES; ++pass )
 	{
 		bool moved = false;
-		for ( int i = 0; i < s->pointCount; ++i )
+		for ( int i = 0; i < s->contactPointCount; ++i )
 		{
 			const cnVelocityPoint* p = s->points + i;
 			const cnContact* c = world->contacts + p->contact;
@@ -787,9 +745,33 @@ static void cnCorrectPositions( cnVelocityStep* s, const cnQuat* startQ )
 // in cnStats.grFallbackCount.
 static bool cnFinishInelastic( cnVelocityStep* s, const int* points, int count )
 {
+	cnJointElimination* elim = s->elim;
+	if ( elim != NULL )
+	{
+		// an island with joints: its bodies go back to their velocities after the joints' own
+		// response, and the impulses of the passes are forgotten
+		for ( int l = 0; l < elim->bodyCount; ++l )
+		{
+			int o = elim->bodies[l] * s->dpb;
+			memcpy( s->q + o, elim->qBase + l * s->dpb, (size_t)s->dpb * sizeof( double ) );
+		}
+		for ( int k = 0; k < elim->count; ++k )
+		{
+			elim->lambda[k] = 0.0;
+			elim->projected[k] = 0.0;
+		}
+		for ( int i = 0; i < count; ++i )
+		{
+			const cnVelocityPoint* p = s->points + points[i];
+			if ( p->contact < 0 )
+			{
+				s->jointRows[p->jointRow].impulse = 0.0;
+			}
+		}
+	}
 	// the island's dofs are those its rows touch; islands are independent, so qMinus holds their
 	// velocities before this island's passes
-	for ( int i = 0; i < count; ++i )
+	for ( int i = 0; elim == NULL && i < count; ++i )
 	{
 		const cnVelocityRow* row = s->rows + s->points[points[i]].row;
 		int offsets[2] = { row->offA, row->offB };
@@ -814,7 +796,7 @@ static bool cnFinishInelastic( cnVelocityStep* s, const int* points, int count )
 // reflection keeps the kinetic energy (the projection P onto the cone of the approaching points
 // satisfies <P, P - q>_M = 0, so |2P - q|_M = |q|_M), so the sequence conserves momentum and
 // energy and lets bodies separate one contact at a time.
-static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
+bool cnVelocitySolveIsland( cnVelocityStep* s, const int* points, int count )
 {
 	bool changed;
 	if ( s->gr == false )
@@ -836,7 +818,9 @@ static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
 		int approaching = 0;
 		for ( int i = 0; i < count; ++i )
 		{
-			if ( cnRowVelocity( s, s->rows + s->points[points[i]].row, s->q ) < -tol )
+			// (a joint limit not yet reached approaches only when it would pass its gap)
+			const cnVelocityPoint* p = s->points + points[i];
+			if ( cnVelocityRowRate( s, s->rows + p->row, s->q ) + p->gapSpeed < -tol )
 			{
 				s->set[approaching++] = points[i];
 			}
@@ -862,121 +846,6 @@ static bool cnSolveIsland( cnVelocityStep* s, const int* points, int count )
 	}
 }
 
-// Copies the step's contact system into the capture target (see cnContactSystem).
-static bool cnCaptureSystem( cnVelocityStep* s, cnContactSystem* dump )
-{
-	cnWorld* world = s->world;
-	int n = s->map.n, m = s->pointCount, d = s->dpb;
-	size_t nn = (size_t)n, mm = (size_t)m;
-	dump->bodies = malloc( (size_t)( s->map.bodyCount > 0 ? s->map.bodyCount : 1 ) * sizeof( int ) );
-	dump->qdot = malloc( ( nn > 0 ? nn : 1 ) * sizeof( double ) );
-	dump->M = malloc( ( nn * nn > 0 ? nn * nn : 1 ) * sizeof( double ) );
-	dump->minusMqdot = malloc( ( nn > 0 ? nn : 1 ) * sizeof( double ) );
-	dump->N = malloc( ( nn * mm > 0 ? nn * mm : 1 ) * sizeof( double ) );
-	dump->c = malloc( mm * sizeof( double ) );
-	dump->A = malloc( mm * mm * sizeof( double ) );
-	dump->b = malloc( mm * sizeof( double ) );
-	if ( dump->bodies == NULL || dump->qdot == NULL || dump->M == NULL || dump->minusMqdot == NULL || dump->N == NULL ||
-		 dump->c == NULL || dump->A == NULL || dump->b == NULL )
-	{
-		cnContactSystem_Free( dump );
-		return cnSetError( cnError_outOfMemory, "out of memory capturing the contact system" );
-	}
-	dump->captured = true;
-	dump->method = world->def.method;
-	dump->time = world->time;
-	dump->n = n;
-	dump->m = m;
-	dump->bodyCount = s->map.bodyCount;
-	memcpy( dump->bodies, s->map.bodies, (size_t)s->map.bodyCount * sizeof( int ) );
-	memcpy( dump->qdot, s->qMinus, nn * sizeof( double ) );
-	cnBuildMassMatrix( world, &s->map, dump->M );
-	for ( int i = 0; i < n; ++i )
-	{
-		double sum = 0.0;
-		for ( int j = 0; j < n; ++j )
-		{
-			sum += dump->M[i + j * nn] * s->qMinus[j];
-		}
-		dump->minusMqdot[i] = -sum;
-	}
-	memset( dump->N, 0, nn * mm * sizeof( double ) );
-	for ( int i = 0; i < m; ++i )
-	{
-		const cnVelocityPoint* p = s->points + i;
-		const cnVelocityRow* row = s->rows + p->row;
-		double* col = dump->N + (size_t)i * nn;
-		for ( int k = 0; k < d; ++k )
-		{
-			if ( row->offA >= 0 )
-			{
-				col[row->offA + k] = row->jA[k];
-			}
-			if ( row->offB >= 0 )
-			{
-				col[row->offB + k] = row->jB[k];
-			}
-		}
-		double vn = cnRowVelocity( s, row, s->qMinus );
-		double e = cnEffectiveRestitution( s, p, vn );
-		double gap = e == 0.0 ? p->gapSpeed : 0.0;
-		dump->c[i] = row->fixed + e * vn + gap;
-		dump->b[i] = ( 1.0 + e ) * vn + gap;
-		for ( int j = 0; j < m; ++j )
-		{
-			dump->A[(size_t)i + (size_t)j * mm] = cnRowCoupling( s, row, s->rows + s->points[j].row );
-		}
-	}
-	// the LCP's solution by Lemke's method, as FOSSSim's oracles list it (the method's own solve
-	// goes island by island and may use the boxed solver)
-	if ( s->projection == false )
-	{
-		dump->lambda = calloc( mm > 0 ? mm : 1, sizeof( double ) );
-		if ( dump->lambda != NULL && cnSolveLcpLemke( m, dump->A, dump->b, dump->lambda, 1000 + 50 * m ) != cnLcp_ok )
-		{
-			free( dump->lambda );
-			dump->lambda = NULL;
-		}
-	}
-	return true;
-}
-
-void cnContactSystem_Free( cnContactSystem* dump )
-{
-	if ( dump == NULL )
-	{
-		return;
-	}
-	free( dump->bodies );
-	free( dump->qdot );
-	free( dump->M );
-	free( dump->minusMqdot );
-	free( dump->N );
-	free( dump->c );
-	free( dump->A );
-	free( dump->b );
-	free( dump->lambda );
-	memset( dump, 0, sizeof( *dump ) );
-}
-
-bool cnWorld_CaptureContactSystem( cnWorld* world, cnContactSystem* system )
-{
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
-	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
-	}
-	if ( system != NULL && ( world->module->flags & cnMethodFlag_velocityLevel ) == 0 )
-	{
-		return cnSetError( cnError_unsupported,
-						   "method '%s' has no contact system (only the velocity-level methods assemble one: lcp, "
-						   "velocity-projection, gr-lcp, gr-velocity-projection)",
-						   world->module->name );
-	}
-	world->captureTarget = system;
-	cnClearError();
-	return true;
-}
-
 // Collects the active points and their rows (and resets the manifold points' impulse records).
 static void cnCollectPoints( cnVelocityStep* s )
 {
@@ -986,8 +855,10 @@ static void cnCollectPoints( cnVelocityStep* s )
 	{
 		capacity += cnContactPointCount( world->contacts + i );
 	}
-	s->points = cnArena_Alloc( &world->arena, (size_t)( capacity > 0 ? capacity : 1 ) * sizeof( cnVelocityPoint ) );
-	s->rows = cnArena_Alloc( &world->arena, (size_t)( capacity > 0 ? 3 * capacity : 1 ) * sizeof( cnVelocityRow ) );
+	// room for the joints' rows (and their limits as points) after the contacts'
+	int extra = s->jointCapacity;
+	s->points = cnArena_Alloc( &world->arena, (size_t)( capacity + extra > 0 ? capacity + extra : 1 ) * sizeof( cnVelocityPoint ) );
+	s->rows = cnArena_Alloc( &world->arena, (size_t)( capacity + extra > 0 ? 3 * capacity + extra : 1 ) * sizeof( cnVelocityRow ) );
 	s->pointCount = 0;
 	s->rowCount = 0;
 	bool explicitEuler = world->def.settings.velocity.integrator == cnIntegrator_explicitEuler;
@@ -1036,11 +907,11 @@ static void cnCollectPoints( cnVelocityStep* s )
 				// active now, or closing within the step: the velocity that moves the bodies this step
 				// is qdot_plus (symplectic) or the start velocity followed by qdot_minus (explicit)
 				double sep = mp->separation;
-				double vnMinus = cnRowVelocity( s, row, s->qMinus );
+				double vnMinus = cnVelocityRowRate( s, row, s->qMinus );
 				double predicted = sep + s->h * vnMinus;
 				if ( explicitEuler )
 				{
-					double vnOld = cnRowVelocity( s, row, s->qOld );
+					double vnOld = cnVelocityRowRate( s, row, s->qOld );
 					predicted = fmin( sep + s->h * vnOld, sep + s->h * ( vnOld + vnMinus ) );
 				}
 				mp->relativeVelocity = vnMinus;
@@ -1053,6 +924,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 				p->contact = ci;
 				p->manifold = mi;
 				p->index = pi;
+				p->jointRow = -1;
 				p->row = s->rowCount++;
 				p->restitution = c->restitution;
 				p->gapSpeed = speculative && sep > 0.0 ? sep / s->h : 0.0;
@@ -1061,7 +933,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 				p->bounces = false;
 				if ( bounceTargets && c->restitution > 0.0 )
 				{
-					double vnOld = cnRowVelocity( s, row, s->qOld );
+					double vnOld = cnVelocityRowRate( s, row, s->qOld );
 					double a = ( vnMinus - vnOld ) / s->h;
 					double s0 = sep > 0.0 ? sep : 0.0;
 					bool approaching = vnOld < 0.0 || ( s0 > 0.0 && vnMinus < 0.0 );
@@ -1121,6 +993,7 @@ static void cnCollectPoints( cnVelocityStep* s )
 			}
 		}
 	}
+	s->contactPointCount = s->pointCount;
 }
 
 // One step of a velocity-level method: the LCP (projection false) or the projection QP, once or
@@ -1164,12 +1037,16 @@ static bool cnStepVelocityLevel( cnWorld* world, double timeStep, bool projectio
 	memcpy( s->q, s->qMinus, (size_t)n * sizeof( double ) );
 	double integrateSeconds = cnSeconds() - t0;
 
-	// 2. active points
+	// the joints' geometric stiffness, where the step cannot resolve it, joins the inertia
+	cnVelocityJointInertia( s );
+
+	// 2. active points (room kept for the joints' rows after them)
+	s->jointCapacity = cnVelocityJointCapacity( world );
 	cnCollectPoints( s );
 
-	if ( world->captureTarget != NULL && world->captureTarget->captured == false && s->pointCount > 0 )
+	if ( world->captureTarget != NULL && world->captureTarget->captured == false && s->contactPointCount > 0 )
 	{
-		if ( cnCaptureSystem( s, world->captureTarget ) == false )
+		if ( cnVelocityCaptureSystem( s, world->captureTarget ) == false )
 		{
 			return false;
 		}
@@ -1177,14 +1054,25 @@ static bool cnStepVelocityLevel( cnWorld* world, double timeStep, bool projectio
 		world->captureTarget = NULL;
 	}
 
-	// 3. islands: free bodies linked through points between two free bodies
-	if ( s->pointCount > 0 )
+	// joints: their rows at the step start, their limits as points
+	cnVelocityCollectJointRows( s );
+
+	// 3. islands: free bodies linked through points between two free bodies, and through joints
+	if ( s->pointCount > 0 || s->jointRowCount > 0 )
 	{
 		int* parent = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
 		cnUnionFind_Reset( parent, bodyCount );
 		for ( int i = 0; i < s->pointCount; ++i )
 		{
 			const cnVelocityRow* row = s->rows + s->points[i].row;
+			if ( row->offA >= 0 && row->offB >= 0 )
+			{
+				cnUnionFind_Union( parent, row->offA / d, row->offB / d );
+			}
+		}
+		for ( int i = 0; i < s->jointRowCount; ++i )
+		{
+			const cnVelocityRow* row = s->rows + s->jointRows[i].row;
 			if ( row->offA >= 0 && row->offB >= 0 )
 			{
 				cnUnionFind_Union( parent, row->offA / d, row->offB / d );
@@ -1221,9 +1109,42 @@ static bool cnStepVelocityLevel( cnWorld* world, double timeStep, bool projectio
 			order[fill[s->points[i].body]++] = i;
 		}
 
-		// scratch for the largest island
+		// joint rows grouped by island the same way; the most equality rows of an island
+		int* jointStart = NULL;
+		int* jointOrder = NULL;
+		int maxEq = 0;
+		if ( s->jointRowCount > 0 )
+		{
+			jointStart = cnArena_Alloc( &world->arena, ( nb + 1 ) * sizeof( int ) );
+			jointOrder = cnArena_Alloc( &world->arena, (size_t)s->jointRowCount * sizeof( int ) );
+			int* eq = cnArena_Alloc( &world->arena, nb * sizeof( int ) );
+			memset( jointStart, 0, ( nb + 1 ) * sizeof( int ) );
+			memset( eq, 0, nb * sizeof( int ) );
+			for ( int i = 0; i < s->jointRowCount; ++i )
+			{
+				cnVelocityJointRow* jr = s->jointRows + i;
+				jr->body = cnUnionFind_Find( parent, jr->body );
+				jointStart[jr->body + 1] += 1;
+				eq[jr->body] += jr->type == cnJointRow_equality ? 1 : 0;
+			}
+			for ( int k = 0; k < bodyCount; ++k )
+			{
+				maxEq = eq[k] > maxEq ? eq[k] : maxEq;
+				jointStart[k + 1] += jointStart[k];
+			}
+			memcpy( fill, jointStart, nb * sizeof( int ) );
+			for ( int i = 0; i < s->jointRowCount; ++i )
+			{
+				jointOrder[fill[s->jointRows[i].body]++] = i;
+			}
+			s->jointIslandStart = jointStart;
+			s->jointIslandOrder = jointOrder;
+		}
+
+		// scratch for the largest island (its equality rows too take the dense solvers' limit)
 		size_t r = (size_t)maxRows, p = (size_t)maxPoints, ln = (size_t)maxBodies * (size_t)d;
 		int size = s->projection ? ( maxBodies * d > maxPoints ? maxBodies * d : maxPoints ) : maxRows;
+		size = maxEq > size ? maxEq : size;
 		if ( size > CN_VELOCITY_MAX_ISLAND_SIZE )
 		{
 			return cnSetError( cnError_stepFailed, "%s: an island of %d bodies and %d contact points (%d %s) exceeds the dense solver's limit "
@@ -1261,11 +1182,21 @@ static bool cnStepVelocityLevel( cnWorld* world, double timeStep, bool projectio
 		for ( int k = 0; k < bodyCount; ++k )
 		{
 			int count = start[k + 1] - start[k];
-			if ( count > 0 && ( cnCheckCancel( world ) || cnSolveIsland( s, order + start[k], count ) == false ) )
+			int joints = jointStart != NULL ? jointStart[k + 1] - jointStart[k] : 0;
+			if ( joints > 0 )
+			{
+				if ( cnCheckCancel( world ) ||
+					 cnVelocitySolveJointIsland( s, order + start[k], count, jointOrder + jointStart[k], joints ) == false )
+				{
+					return false;
+				}
+			}
+			else if ( count > 0 && ( cnCheckCancel( world ) || cnVelocitySolveIsland( s, order + start[k], count ) == false ) )
 			{
 				return false;
 			}
 		}
+		cnVelocityStoreJointImpulses( s );
 	}
 
 	for ( int i = 0; i < n; ++i )
@@ -1279,7 +1210,7 @@ static bool cnStepVelocityLevel( cnWorld* world, double timeStep, bool projectio
 	// 4. positions. Symplectic Euler: x += h qdot_plus. Explicit Euler (FOSSSim's): x += h qdot with
 	// the velocity the step started with, then the velocity becomes qdot_plus.
 	double t1 = cnSeconds();
-	bool correct = world->def.settings.velocity.positionCorrection && s->pointCount > 0;
+	bool correct = world->def.settings.velocity.positionCorrection && s->contactPointCount > 0;
 	cnQuat* startQ = NULL;
 	if ( correct )
 	{
@@ -1326,6 +1257,10 @@ static bool cnStepVelocityLevel( cnWorld* world, double timeStep, bool projectio
 	{
 		cnCorrectPositions( s, startQ );
 	}
+	if ( s->jointIslandStart != NULL )
+	{
+		cnVelocityProjectJointPositions( s );
+	}
 	integrateSeconds += cnSeconds() - t1;
 	world->stats.integrateMs = 1000.0 * integrateSeconds;
 	return true;
@@ -1369,7 +1304,7 @@ const cnMethodModule cnLcpModule = {
 	.method = cnMethod_lcp,
 	.name = "lcp",
 	.summary = "velocity-level LCP: Lemke (frictionless) or a boxed LCP with Coulomb friction",
-	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_friction | cnMethodFlag_planar,
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidateVelocity,
 	.step = cnStepLcp,
 };
@@ -1378,7 +1313,7 @@ const cnMethodModule cnVelocityProjectionModule = {
 	.method = cnMethod_velocityProjection,
 	.name = "velocity-projection",
 	.summary = "M-norm projection of the velocity, a QP (Goldfarb-Idnani; frictionless)",
-	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_planar,
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidateVelocity,
 	.step = cnStepVelocityProjection,
 };
@@ -1387,7 +1322,8 @@ const cnMethodModule cnGrLcpModule = {
 	.method = cnMethod_grLcp,
 	.name = "gr-lcp",
 	.summary = "generalized reflection over the LCP: simultaneous impacts (Smith et al. 2012)",
-	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_reflection | cnMethodFlag_friction | cnMethodFlag_planar,
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_reflection | cnMethodFlag_friction | cnMethodFlag_planar |
+			 cnMethodFlag_joints,
 	.validate = cnValidateVelocity,
 	.step = cnStepGrLcp,
 };
@@ -1396,7 +1332,7 @@ const cnMethodModule cnGrVelocityProjectionModule = {
 	.method = cnMethod_grVelocityProjection,
 	.name = "gr-velocity-projection",
 	.summary = "generalized reflection over the projection (frictionless)",
-	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_reflection | cnMethodFlag_planar,
+	.flags = cnMethodFlag_velocityLevel | cnMethodFlag_reflection | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidateVelocity,
 	.step = cnStepGrVelocityProjection,
 };
