@@ -693,6 +693,31 @@ static void testBadJoints( void )
 	CHECK( cnJointType_FromName( "point_on_plane", &type ) && type == cnJoint_pointOnPlane );
 	CHECK( cnJointType_FromName( "elbow", &type ) == false );
 	CHECK( cnJoint_SetMotor( world, nail, true, 1.0, 1.0 ) == false ); // a ball has no motor
+	double x, y, z;
+	CHECK( cnJoint_GetLimits( world, nail, &x, &y ) == false && isnan( x ) );
+	CHECK_NEAR( cnJoint_GetAxis( world, nail ).x, 1.0, 1e-15 );
+
+	// a hinge's parameters read back as set, its axis turns with its body
+	hinge = cnDefaultHingeJointDef();
+	hinge.base.bodyA = a;
+	hinge.axis = cnV3( 0, 2, 0 );
+	hinge.enableLimit = true;
+	hinge.lowerAngle = -0.5;
+	hinge.upperAngle = 0.25;
+	hinge.enableSpring = true;
+	hinge.stiffness = 3.0;
+	hinge.damping = 0.5;
+	hinge.restAngle = 0.1;
+	cnJointId knee = cnCreateHingeJoint( world, &hinge );
+	CHECK( cnJoint_GetLimits( world, knee, &x, &y ) && x == -0.5 && y == 0.25 );
+	CHECK( cnJoint_GetMotor( world, knee, &x, &y ) == false && x == 0.0 );
+	CHECK( cnJoint_SetMotor( world, knee, true, 2.0, 7.0 ) );
+	CHECK( cnJoint_GetMotor( world, knee, &x, &y ) && x == 2.0 && y == 7.0 );
+	CHECK( cnJoint_GetSpring( world, knee, &x, &y, &z ) && x == 3.0 && y == 0.5 && z == 0.1 );
+	CHECK_NEAR( cnJoint_GetAxis( world, knee ).y, 1.0, 1e-15 );
+	CHECK( cnBody_SetTransform( world, a, cnVec3_zero, cnQuatFromAxisAngle( cnV3( 0, 0, 1 ), 0.5 * CN_PI ) ) );
+	CHECK_NEAR( cnJoint_GetAxis( world, knee ).x, -1.0, 1e-12 );
+	CHECK( cnDestroyJoint( world, knee ) );
 	CHECK( cnDestroyJoint( world, nail ) );
 	CHECK( cnDestroyJoint( world, nail ) == false );
 	CHECK( cnGetErrorCode() == cnError_invalidId );

@@ -330,6 +330,19 @@ CN_API bool cnJoint_SetSpring( cnWorld* world, cnJointId id, bool enable, double
 /// Distance joints: sets the range (a rod when minLength == maxLength).
 CN_API bool cnJoint_SetLengthRange( cnWorld* world, cnJointId id, double minLength, double maxLength );
 
+/// Hinge and slider: whether the limit is on, and its range (rad or m); distance joints: their
+/// length range; cone-twist: the twist range. False (and NaN) for an invalid id or another type.
+CN_API bool cnJoint_GetLimits( const cnWorld* world, cnJointId id, double* lower, double* upper );
+/// Hinge and slider: whether the motor is on, its speed and maximum torque (or force).
+CN_API bool cnJoint_GetMotor( const cnWorld* world, cnJointId id, double* speed, double* maxForce );
+/// Hinge, slider, spring and damper: whether the spring is on, its stiffness, damping and rest
+/// angle, translation or length (a damper: stiffness 0).
+CN_API bool cnJoint_GetSpring( const cnWorld* world, cnJointId id, double* stiffness, double* damping, double* rest );
+/// The joint's axis on body A, current world direction: a hinge's axis, a slider's direction, a
+/// cone-twist's twist axis, a universal joint's first axis, a point-on-plane joint's normal (on body
+/// B), the anchors' line of a distance joint, spring or damper at creation.
+CN_API cnVec3 cnJoint_GetAxis( const cnWorld* world, cnJointId id );
+
 #ifdef __cplusplus
 }
 #endif

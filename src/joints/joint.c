@@ -805,3 +805,47 @@ bool cnJoint_SetLengthRange( cnWorld* world, cnJointId id, double minLength, dou
 	cnJointChanged( world, j );
 	return true;
 }
+
+bool cnJoint_GetLimits( const cnWorld* world, cnJointId id, double* lower, double* upper )
+{
+	const cnJoint* j = cnGetJoint( world, id );
+	bool has = j != NULL && ( j->type == cnJoint_hinge || j->type == cnJoint_slider || j->type == cnJoint_distance ||
+							  j->type == cnJoint_coneTwist );
+	*lower = has ? j->lower : NAN;
+	*upper = has ? j->upper : NAN;
+	return has && j->enableLimit;
+}
+
+bool cnJoint_GetMotor( const cnWorld* world, cnJointId id, double* speed, double* maxForce )
+{
+	const cnJoint* j = cnGetJoint( world, id );
+	bool has = j != NULL && ( j->type == cnJoint_hinge || j->type == cnJoint_slider );
+	*speed = has ? j->motorSpeed : NAN;
+	*maxForce = has ? j->maxMotorForce : NAN;
+	return has && j->enableMotor;
+}
+
+bool cnJoint_GetSpring( const cnWorld* world, cnJointId id, double* stiffness, double* damping, double* rest )
+{
+	const cnJoint* j = cnGetJoint( world, id );
+	bool has = j != NULL && ( j->type == cnJoint_hinge || j->type == cnJoint_slider || j->type == cnJoint_spring ||
+							  j->type == cnJoint_damper );
+	*stiffness = has ? ( j->type == cnJoint_damper ? 0.0 : j->stiffness ) : NAN;
+	*damping = has ? j->damping : NAN;
+	*rest = has ? j->rest : NAN;
+	return has && j->enableSpring;
+}
+
+cnVec3 cnJoint_GetAxis( const cnWorld* world, cnJointId id )
+{
+	const cnJoint* j = cnGetJoint( world, id );
+	if ( j == NULL )
+	{
+		return cnVec3_nan;
+	}
+	// the point-on-plane normal is fixed in B; every other main axis in A
+	bool onB = j->type == cnJoint_pointOnPlane;
+	cnJointPose pose = cnJointBodyPose( world, onB ? j->bodyB : j->bodyA );
+	cnQuat frame = onB ? cnJointFrameB( j, &pose ) : cnJointFrameA( j, &pose );
+	return cnRotate( frame, cnV3( 1.0, 0.0, 0.0 ) );
+}
