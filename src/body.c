@@ -138,6 +138,9 @@ bool cnDestroyBody( cnWorld* world, cnBodyId id )
 		cnWakeIsland( world, b->sleepIsland );
 	}
 
+	// its joints (before its shapes go: a joint that stops filtering a pair re-queries them)
+	cnDestroyBodyJoints( world, id.index );
+
 	// shapes and the user forces on it or towards it
 	int s = b->firstShape;
 	while ( s >= 0 )
@@ -147,7 +150,6 @@ bool cnDestroyBody( cnWorld* world, cnBodyId id )
 		s = next;
 	}
 	cnDestroyBodyForces( world, id.index );
-	cnDestroyBodyJoints( world, id.index );
 
 	free( b->name );
 	b->name = NULL;

@@ -140,10 +140,22 @@ static void cnAddCollisionFilter( cnWorld* world, const cnJoint* j, int delta )
 	if ( count > 0 )
 	{
 		cnPairMap_Insert( &world->jointPairs, key, count );
+		return;
 	}
-	else
+	cnPairMap_Remove( &world->jointPairs, key );
+	if ( delta < 0 )
 	{
-		cnPairMap_Remove( &world->jointPairs, key );
+		// the pair may collide again: A's shapes look for their pairs at the next update, even if their
+		// boxes already overlap B's (the broad phase only reports pairs of proxies that moved)
+		const cnBody* a = world->bodies + j->bodyA;
+		for ( int s = a->firstShape; s >= 0; s = world->shapes[s].nextShape )
+		{
+			const cnShape* shape = world->shapes + s;
+			if ( shape->proxyKey != CN_NULL_PROXY )
+			{
+				cnBroadPhase_MoveProxy( &world->broadPhase, shape->proxyKey, shape->fatAABB );
+			}
+		}
 	}
 }
 
