@@ -93,8 +93,21 @@ cnJointLook* cnJointLooks( const cnRecording* recording )
 		double turns = round( look->meshLength / ( 1.2 * look->coilRadius ) );
 		look->turns = turns < 3.0 ? 3 : ( turns > 40.0 ? 40 : (int)turns );
 		look->rodRadius = fmin( 0.08 * size, 0.03 * thin );
-		look->sphereRadius = 0.2 * size;
-		look->markerHalf = 0.12 * size;
+		// markers never reach a neighbouring joint's marker: a body whose shapes reach far from its centre
+		// (a cradle's bob with its wire) would otherwise get markers that run into each other
+		double markerSize = size;
+		for ( int k = 0; k < count; ++k )
+		{
+			cnVec3 c, d;
+			cnRecording_GetJointAnchors( recording, 0, k, &c, &d );
+			double gap = k != i ? cnDistance( a, c ) : 0.0;
+			if ( gap > 1e-9 * size )
+			{
+				markerSize = fmin( markerSize, gap );
+			}
+		}
+		look->sphereRadius = 0.2 * markerSize;
+		look->markerHalf = 0.12 * markerSize;
 		look->damperRadius = fmin( 0.15 * size, 0.08 * thin );
 		look->damperRodRadius = 0.45 * look->damperRadius;
 		look->damperLength = rest > 0.0 ? 0.55 * rest : 2.0 * size;
