@@ -91,8 +91,44 @@ def object_spec(obj):
     }
 
 
+def constraint_spec(obj):
+    """The joint spec (scene_export's plain dict) of one object's rigid body constraint."""
+    rbc = obj.rigid_body_constraint
+    loc, rot, _ = obj.matrix_world.decompose()
+    spec = {
+        "name": obj.name,
+        "type": rbc.type,
+        "object1": rbc.object1.name if rbc.object1 is not None else None,
+        "object2": rbc.object2.name if rbc.object2 is not None else None,
+        "location": tuple(loc),
+        "rotation": tuple(rot),
+        "enabled": bool(rbc.enabled),
+        "disable_collisions": bool(rbc.disable_collisions),
+        "use_breaking": bool(rbc.use_breaking),
+        "breaking_threshold": rbc.breaking_threshold,
+    }
+    for key in ("use_limit_ang_z", "limit_ang_z_lower", "limit_ang_z_upper",
+                "use_limit_lin_x", "limit_lin_x_lower", "limit_lin_x_upper"):
+        spec[key] = getattr(rbc, key)
+    return spec
+
+
+def constraint_objects(scene, bodies):
+    """The scene's objects with a rigid body constraint on one of `bodies`, in name order."""
+    names = {o.name for o in bodies}
+    out = []
+    for o in scene.objects:
+        rbc = getattr(o, "rigid_body_constraint", None)
+        if rbc is None:
+            continue
+        if any(b is not None and b.name in names for b in (rbc.object1, rbc.object2)):
+            out.append(o)
+    return sorted(out, key=lambda o: o.name)
+
+
 def gather(scene, objects, frame_start, frame_end, **options):
-    """(specs, settings, objects) of the rigid bodies among `objects`, read at frame_start.
+    """(specs, settings, objects) of the rigid bodies among `objects`, read at frame_start;
+    settings["joints"] holds the specs of the scene's rigid body constraints on them.
     Kinematic ("Animated") bodies get the velocity of their animation between frame_start and
     frame_start + 1, which Cairn keeps constant."""
     objs = rigid_body_objects(objects)
@@ -100,6 +136,8 @@ def gather(scene, objects, frame_start, frame_end, **options):
     current = scene.frame_current
     scene.frame_set(frame_start)
     specs = [object_spec(o) for o in objs]
+    # the constraints on these bodies (constraint objects need not be selected)
+    settings["joints"] = [constraint_spec(o) for o in constraint_objects(scene, objs)]
     kinematic = [i for i, s in enumerate(specs) if s["kinematic"]]
     if kinematic:
         scene.frame_set(frame_start + 1)

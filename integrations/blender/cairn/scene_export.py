@@ -42,6 +42,23 @@ The *settings* dict:
     blender_contact_rules  True: add material pairs that combine friction and restitution as
                       products, as Blender's Bullet does (Cairn alone takes sqrt(f1 f2) and
                       max(e1, e2))                                          default True
+    joints            list of joint specs (below)                          default []
+
+A *joint spec* describes one Blender rigid body constraint (object.rigid_body_constraint):
+
+    name              the constraint object's name
+    type              'FIXED', 'POINT', 'HINGE', 'SLIDER', 'PISTON', 'GENERIC',
+                      'GENERIC_SPRING', 'MOTOR'
+    object1, object2  names of the joined Blender objects (None when unset)
+    location          world position of the constraint object (the anchor)
+    rotation          world orientation of the constraint object, quaternion (w, x, y, z)
+    enabled           bool                                                 default True
+    disable_collisions  bool                                               default True
+    use_breaking, breaking_threshold  bool, impulse per Blender substep   default False, 10
+    use_limit_ang_z, limit_ang_z_lower, limit_ang_z_upper  (HINGE) bool, radians
+    use_limit_lin_x, limit_lin_x_lower, limit_lin_x_upper  (SLIDER) bool, m
+
+See joints_of() for the mapping.
 """
 
 import csv
@@ -375,6 +392,10 @@ def build_scene(specs, settings):
         "materials": materials,
         "bodies": bodies,
     }
+    joints, joint_warnings = joints_of(settings.get("joints") or [], specs, names, settings)
+    warnings += joint_warnings
+    if joints:
+        scene["joints"] = joints
     if settings.get("blender_contact_rules", True):
         pairs = []
         mats = list(materials)
@@ -386,6 +407,108 @@ def build_scene(specs, settings):
                               "restitution": clean(ea * eb)})
         scene["material_pairs"] = pairs
     return scene, names, warnings
+
+
+# --- joints -------------------------------------------------------------------------------------
+
+SUPPORTED_CONSTRAINTS = ("FIXED", "POINT", "HINGE", "SLIDER")
+_UNSUPPORTED_WHY = {
+    "PISTON": "piston constraints (slide and turn about one axis) are not mapped yet",
+    "GENERIC": "generic constraints (arbitrary locked axes) are not mapped",
+    "GENERIC_SPRING": "generic spring constraints are not mapped (a Blender spring acts on "
+                      "each local axis separately; Cairn's spring acts along the line between "
+                      "two points)",
+    "MOTOR": "motor constraints are not mapped (Blender's motor drives the bodies without "
+             "holding them together: no Cairn joint is only a motor)",
+}
+
+
+def joints_of(joint_specs, specs, names, settings):
+    """The Cairn "joints" entries of Blender constraint specs, and warnings for those skipped.
+
+    FIXED -> fixed, POINT -> ball, HINGE -> hinge about the constraint object's local Z,
+    SLIDER -> slider along its local X; the anchor is the constraint object's world location.
+    bodies = [object1, object2] (Blender ignores a constraint that lacks either; so does this);
+    collide_connected = not disable_collisions; use_breaking: break_force = breaking_threshold /
+    Blender's substep (the threshold is an impulse per substep, `timestep` in settings).
+    Blender's hinge angle (Bullet's) is object1's turn relative to object2, Cairn's is
+    object2's relative to object1, so limits_deg = [-upper, -lower]. A slider's translation is
+    object2's relative to object1 in both. Everything else is skipped with a warning."""
+    warnings = []
+    joints = []
+    kinds = {s["name"]: body_kind(s) for s in specs}
+    timestep = float(settings.get("timestep", 1.0 / 120.0))
+    kept = []
+    for js in joint_specs:
+        label = "%s (%s constraint)" % (js["name"], js.get("type", "?").lower())
+        ctype = js.get("type")
+        if not js.get("enabled", True):
+            warnings.append("%s: disabled: skipped" % label)
+            continue
+        if ctype not in SUPPORTED_CONSTRAINTS:
+            why = _UNSUPPORTED_WHY.get(ctype, "an unknown constraint type")
+            warnings.append("%s: %s: skipped" % (label, why))
+            continue
+        o1, o2 = js.get("object1"), js.get("object2")
+        if not o1 or not o2:
+            warnings.append("%s: it needs two objects (Blender ignores it with one): skipped"
+                            % label)
+            continue
+        missing = [o for o in (o1, o2) if o not in names]
+        if missing:
+            warnings.append("%s: %s not exported as a rigid body (select it too): skipped"
+                            % (label, " and ".join(missing)))
+            continue
+        if o1 == o2:
+            warnings.append("%s: joins %s to itself: skipped" % (label, o1))
+            continue
+        if "dynamic" not in (kinds[o1], kinds[o2]):
+            warnings.append("%s: neither %s nor %s is dynamic (active): skipped"
+                            % (label, o1, o2))
+            continue
+        kept.append(js)
+
+    joint_names = unique_names([js["name"] for js in kept], "joint")
+    for js, jname in zip(kept, joint_names):
+        ctype = js["type"]
+        q = normalize_quaternion(js.get("rotation", (1.0, 0.0, 0.0, 0.0)))
+        j = {"name": jname,
+             "type": {"FIXED": "fixed", "POINT": "ball", "HINGE": "hinge",
+                      "SLIDER": "slider"}[ctype],
+             "bodies": [names[js["object1"]], names[js["object2"]]],
+             "anchor": _vec(js.get("location", (0.0, 0.0, 0.0)), 9)}
+        if ctype == "HINGE":
+            j["axis"] = _vec(rotate(q, (0.0, 0.0, 1.0)))
+            if js.get("use_limit_ang_z", False):
+                lo = math.degrees(float(js.get("limit_ang_z_lower", -math.pi / 4)))
+                hi = math.degrees(float(js.get("limit_ang_z_upper", math.pi / 4)))
+                lo, hi = (min(180.0, max(-180.0, -v)) for v in (hi, lo))
+                if lo > hi:
+                    warnings.append("%s: its angle limits are out of order: no limits"
+                                    % js["name"])
+                else:
+                    j["limits_deg"] = [clean(lo), clean(hi)]
+        elif ctype == "SLIDER":
+            j["axis"] = _vec(rotate(q, (1.0, 0.0, 0.0)))
+            if js.get("use_limit_lin_x", False):
+                lo = float(js.get("limit_lin_x_lower", -1.0))
+                hi = float(js.get("limit_lin_x_upper", 1.0))
+                if lo > hi:
+                    warnings.append("%s: its limits are out of order: no limits" % js["name"])
+                else:
+                    j["limits"] = [clean(lo), clean(hi)]
+        j["collide_connected"] = not js.get("disable_collisions", True)
+        if js.get("use_breaking", False):
+            threshold = float(js.get("breaking_threshold", 10.0))
+            if threshold > 0:
+                j["break_force"] = clean(threshold / timestep)
+            else:
+                warnings.append("%s: breaking threshold %g: breaks at once in Blender; "
+                                "exported unbreakable" % (js["name"], threshold))
+        if jname != js["name"]:
+            warnings.append("%s: Cairn joint name %s" % (js["name"], jname))
+        joints.append(j)
+    return joints, warnings
 
 
 def write_scene(scene, path):
