@@ -152,7 +152,7 @@ TOP_KEYS = {"cairn", "name", "description", "gravity", "timestep", "duration", "
 MATERIAL_KEYS = {"density", "friction", "restitution", "stiffness", "damping", "color", "texture", "appearance"}
 BODY_KEYS = {"name", "type", "material", "position", "orientation", "euler_deg", "velocity",
     "angular_velocity", "mass", "gravity_scale", "linear_damping", "angular_damping", "drag", "sleep",
-    "awake", "shapes", "forces", "torques"}
+    "awake", "bullet", "shapes", "forces", "torques"}
 SHAPE_KEYS = {
     "sphere": {"radius"},
     "box": {"half_extents"},

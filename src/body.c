@@ -100,6 +100,7 @@ cnBodyId cnCreateBody( cnWorld* world, const cnBodyDef* def )
 	b->drag = def->dragCoefficient;
 	b->firstShape = -1;
 	b->enableSleep = def->enableSleep;
+	b->isBullet = def->isBullet;
 	b->awake = def->type != cnBody_static && def->isAwake;
 	b->sleepIsland = -1;
 	b->solverIndex = -1;
@@ -592,6 +593,23 @@ bool cnBody_SetAwake( cnWorld* world, cnBodyId id, bool awake )
 		b->sleepTime = world->def.timeToSleep + 1.0;
 	}
 	return true;
+}
+
+bool cnBody_SetBullet( cnWorld* world, cnBodyId id, bool flag )
+{
+	cnBody* b = cnGetBody( world, id );
+	if ( b == NULL )
+	{
+		return false;
+	}
+	b->isBullet = flag;
+	return true;
+}
+
+bool cnBody_IsBullet( const cnWorld* world, cnBodyId id )
+{
+	cnBody* b = cnGetBody( world, id );
+	return b != NULL && b->isBullet;
 }
 
 double cnBody_GetGravityScale( const cnWorld* world, cnBodyId id )

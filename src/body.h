@@ -61,5 +61,10 @@ typedef struct cnBody
 
 	// index into the solver body array during a step, -1 when not simulated
 	int solverIndex;
+
+	// continuous collision: marked as a bullet, and the pose at the start of the current step
+	bool isBullet;
+	cnTransform xf0;
+	cnVec3 center0;
 } cnBody;
 

@@ -19,7 +19,7 @@
 // ids do not match.
 #define CN_MATCH_DISTANCE 0.02
 
-static bool cnShouldShapesCollide( const cnShape* a, const cnShape* b )
+bool cnShouldShapesCollide( const cnShape* a, const cnShape* b )
 {
 	if ( a->groupIndex == b->groupIndex && a->groupIndex != 0 )
 	{

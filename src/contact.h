@@ -51,6 +51,11 @@ static inline int cnContactPointCount( const cnContact* c )
 /// Broad-phase stage: finds new overlapping pairs and creates contacts for them.
 void cnUpdatePairs( cnWorld* world );
 
+typedef struct cnShape cnShape;
+
+/// The shapes' collision filters (group index, category and mask bits) let them collide.
+bool cnShouldShapesCollide( const cnShape* a, const cnShape* b );
+
 /// Narrow-phase stage: updates the manifold of every contact with an awake body.
 void cnCollideContacts( cnWorld* world, double timeStep );
 

@@ -4,6 +4,7 @@
 // runs here once for all of them.
 #include "world.h"
 
+#include "collision/continuous.h"
 #include "error.h"
 #include "finalize.h"
 #include "force.h"
@@ -65,6 +66,14 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	cnCollideContacts( world, timeStep );
 	s->narrowPhaseMs = cnLapMs( &mark );
 
+	// continuous collision needs the poses the method starts from
+	bool continuous = cnUsesContinuous( world );
+	if ( continuous )
+	{
+		cnSaveStartPoses( world );
+	}
+	s->continuousMs = cnLapMs( &mark );
+
 	// the method: resolves contacts and joints and moves the awake bodies (it times its own
 	// integration)
 	s->integrateMs = 0.0;
@@ -75,6 +84,14 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 		return false;
 	}
 	s->solveMs = cnLapMs( &mark ) - s->integrateMs;
+
+	// continuous collision: fast bodies that passed through a static shape go back to their time
+	// of impact (impulse and the velocity-level methods)
+	if ( continuous )
+	{
+		cnSolveContinuous( world );
+	}
+	s->continuousMs += cnLapMs( &mark );
 
 	// joints: errors and reactions at the new poses, breaks
 	if ( world->liveJointCount > 0 )

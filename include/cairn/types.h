@@ -292,6 +292,10 @@ typedef struct cnBodyDef
 	bool enableSleep;
 	/// starts awake
 	bool isAwake;
+	/// a bullet: continuous collision against static shapes every step (impulse and the
+	/// velocity-level methods), whatever its speed. Bodies that move farther than a quarter of
+	/// their smallest size in a step get it anyway (docs/continuous.md)
+	bool isBullet;
 	/// user data
 	uint64_t userData;
 } cnBodyDef;
@@ -459,13 +463,16 @@ typedef struct cnStats
 {
 	double stepMs;
 	/// the stages in step order: user forces, broad phase, narrow phase, the method's solve and its
-	/// integration, the shared finish stage (sleep timers, shape boxes), islands and sleep
+	/// integration, continuous collision, the shared finish stage (sleep timers, shape boxes),
+	/// islands and sleep
 	double forcesMs;
 	double broadPhaseMs;
 	double narrowPhaseMs;
 	double solveMs;
 	double integrateMs;
 	double finishMs;
+	/// continuous collision of fast bodies against static shapes (docs/continuous.md)
+	double continuousMs;
 	double islandMs;
 	int bodyCount;
 	int awakeBodyCount;
@@ -484,6 +491,9 @@ typedef struct cnStats
 	/// total over the life of the world: contact sets whose boxed friction LCP (lcp, gr-lcp with the
 	/// dantzig solver) had no solution and took the frictionless response for one step
 	int64_t frictionFallbackCount;
+	/// total over the life of the world: fast bodies moved back to their time of impact by the
+	/// continuous stage
+	int64_t continuousHitCount;
 	/// bytes currently allocated by this world
 	int64_t bytes;
 } cnStats;

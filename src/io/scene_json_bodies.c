@@ -310,8 +310,8 @@ static bool cnCheckMotion( cnLoader* L, cnBodyId id, const cnBodyDef* def, cnVec
 static const char* const cnBodyKeys[] = { "name",        "type",          "material",       "position",
 										  "orientation", "euler_deg",     "velocity",       "angular_velocity",
 										  "mass",        "gravity_scale", "linear_damping", "angular_damping",
-										  "drag",        "sleep",         "awake",          "shapes",
-										  "forces",      "torques" };
+										  "drag",        "sleep",         "awake",          "bullet",
+										  "shapes",      "forces",        "torques" };
 
 bool cnJsonLoadBody( cnLoader* L, const cJSON* b )
 {
@@ -377,7 +377,8 @@ bool cnJsonLoadBody( cnLoader* L, const cJSON* b )
 		 cnJsonReadNumber( L, b, "angular_damping", cnJsonCheck_nonNegative, &def.angularDamping ) == false ||
 		 cnJsonReadNumber( L, b, "drag", cnJsonCheck_nonNegative, &def.dragCoefficient ) == false ||
 		 cnJsonReadBool( L, b, "sleep", &def.enableSleep ) == false ||
-		 cnJsonReadBool( L, b, "awake", &def.isAwake ) == false )
+		 cnJsonReadBool( L, b, "awake", &def.isAwake ) == false ||
+		 cnJsonReadBool( L, b, "bullet", &def.isBullet ) == false )
 	{
 		return false;
 	}
