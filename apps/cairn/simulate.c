@@ -122,7 +122,7 @@ void cliEraseProgress( cliProgress* progress )
 
 enum
 {
-	cliStageCount = 8,
+	cliStageCount = 9,
 	cliCounterCount = 7,
 };
 
@@ -180,8 +180,8 @@ static bool cliAfterStep( cnWorld* world, void* context )
 		return true;
 	}
 	cnStats s = cnWorld_GetStats( world );
-	double stage[cliStageCount] = { s.forcesMs,	   s.broadPhaseMs, s.narrowPhaseMs, s.solveMs,
-									s.integrateMs, s.finishMs,	   s.islandMs,		s.stepMs };
+	double stage[cliStageCount] = { s.forcesMs,	   s.broadPhaseMs,	s.narrowPhaseMs, s.solveMs, s.integrateMs,
+									s.continuousMs, s.finishMs,		s.islandMs,		 s.stepMs };
 	double counter[cliCounterCount];
 	cliStatCounters( &s, counter );
 	for ( int i = 0; i < cliStageCount; ++i )
@@ -213,8 +213,9 @@ static bool cliBeforeStep( cnWorld* world, void* context )
 
 static void cliPrintStats( const cliRunState* state, const cnWorld* world, double stepSize, double wallSeconds )
 {
-	static const char* stageNames[cliStageCount] = { "forces", "broad phase", "narrow phase", "solve",
-													 "integrate", "finish",	   "islands",	   "total" };
+	static const char* stageNames[cliStageCount] = { "forces",	  "broad phase", "narrow phase",
+													 "solve",	  "integrate",	 "continuous",
+													 "finish",	  "islands",	 "total" };
 	static const char* counterNames[cliCounterCount] = { "bodies",	 "awake bodies",	"pairs",  "contacts",
 														 "touching", "manifold points", "islands" };
 	double n = state->steps > 0 ? (double)state->steps : 1.0;
