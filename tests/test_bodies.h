@@ -121,3 +121,14 @@ static inline cnBodyId tbBox( cnWorld* world, cnBodyType type, cnVec3 position, 
 	sd.material = material;
 	return tbBody( world, type, position, q, velocity, &sd );
 }
+
+/// A point mass (AERO): a dynamic body with a mass and no shapes.
+static inline cnBodyId tbPointMass( cnWorld* world, cnVec3 position, double mass )
+{
+	cnBodyDef bd = cnDefaultBodyDef();
+	bd.type = cnBody_dynamic;
+	bd.position = position;
+	cnBodyId id = cnCreateBody( world, &bd );
+	CHECK( cnBody_SetMass( world, id, mass ) );
+	return id;
+}

@@ -5,6 +5,7 @@
 // chain's stretch, each joint type keeping what it should, breaking, collision filtering, islands
 // and sleep, bad definitions and stale ids.
 #include "test_bodies.h"
+#include "test_closed_forms.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,34 +13,10 @@
 static const cnVec3 gravity = { 0.0, 0.0, -9.81 };
 static const double dt = 1.0 / 60.0;
 
-// K(k), the complete elliptic integral of the first kind, by the arithmetic-geometric mean.
-static double ellipticK( double k )
-{
-	double a = 1.0, b = sqrt( 1.0 - k * k );
-	for ( int i = 0; i < 40; ++i )
-	{
-		double an = 0.5 * ( a + b );
-		b = sqrt( a * b );
-		a = an;
-	}
-	return CN_PI / ( 2.0 * a );
-}
-
 // A dynamic body with one sphere of the given radius and density 1000.
 static cnBodyId sphere( cnWorld* world, cnVec3 p, double radius )
 {
 	return tbSphere( world, cnBody_dynamic, p, cnVec3_zero, radius, 0 );
-}
-
-// A point mass: a dynamic body with a mass and no shapes (AERO).
-static cnBodyId pointMass( cnWorld* world, cnVec3 p, double mass )
-{
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_dynamic;
-	bd.position = p;
-	cnBodyId id = cnCreateBody( world, &bd );
-	CHECK( cnBody_SetMass( world, id, mass ) );
-	return id;
 }
 
 // The times at which a coordinate crosses zero going up, while stepping; returns how many.
@@ -95,7 +72,7 @@ static void testLargePendulum( void )
 	double times[16];
 	int n = upCrossings( world, bodyX, &bob, 12.0, dt, times, 16 );
 	double I = L * L + 0.4 * r * r;
-	double expected = 4.0 * sqrt( I / ( 9.81 * L ) ) * ellipticK( sin( 0.25 * CN_PI ) );
+	double expected = 4.0 * sqrt( I / ( 9.81 * L ) ) * cfEllipticK( sin( 0.25 * CN_PI ) );
 	CHECK( n >= 4 );
 	double period = meanPeriod( times, n );
 	printf( "  pendulum 90 deg: period %.6f s, closed form %.6f s (%.3f %%)\n", period, expected,
@@ -148,7 +125,7 @@ static void testSpringMass( void )
 	{
 		cnWorld* world = tbWorld( cnMethod_impulse, cnVec3_zero );
 		double m = 2.0, k = 50.0, c = damped ? 1.0 : 0.0;
-		cnBodyId mass = pointMass( world, cnV3( 0, 0, -1.1 ), m );
+		cnBodyId mass = tbPointMass( world, cnV3( 0, 0, -1.1 ), m );
 		cnSpringJointDef def = cnDefaultSpringJointDef();
 		def.base.bodyA = mass;
 		def.anchorA = cnV3( 0, 0, -1.1 );
@@ -207,7 +184,7 @@ static void testDamper( void )
 {
 	cnWorld* world = tbWorld( cnMethod_impulse, cnVec3_zero );
 	double m = 1.0, c = 2.0, v0 = 1.0;
-	cnBodyId mass = pointMass( world, cnV3( 1, 0, 0 ), m );
+	cnBodyId mass = tbPointMass( world, cnV3( 1, 0, 0 ), m );
 	CHECK( cnBody_SetLinearVelocity( world, mass, cnV3( v0, 0, 0 ) ) );
 	cnDamperJointDef def = cnDefaultDamperJointDef();
 	def.base.bodyA = mass;
@@ -228,7 +205,7 @@ static void testDamper( void )
 
 	// a damper whose minimum active separation is beyond the anchors' distance does nothing
 	cnWorld* free = tbWorld( cnMethod_impulse, cnVec3_zero );
-	cnBodyId mass2 = pointMass( free, cnV3( 1, 0, 0 ), m );
+	cnBodyId mass2 = tbPointMass( free, cnV3( 1, 0, 0 ), m );
 	cnBody_SetLinearVelocity( free, mass2, cnV3( v0, 0, 0 ) );
 	def.base.bodyA = mass2;
 	def.minLength = 10.0;

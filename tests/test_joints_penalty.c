@@ -9,6 +9,7 @@
 // with contacts running to the same bits twice.
 #include "methods/penalty.h"
 #include "test_bodies.h"
+#include "test_closed_forms.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,30 +23,6 @@ static const cnMethod methods[2] = { cnMethod_penalty, cnMethod_analyticImpulse 
 static const char* methodName( cnMethod method )
 {
 	return method == cnMethod_penalty ? "penalty" : "analytic-impulse";
-}
-
-// K(k), the complete elliptic integral of the first kind, by the arithmetic-geometric mean.
-static double ellipticK( double k )
-{
-	double a = 1.0, b = sqrt( 1.0 - k * k );
-	for ( int i = 0; i < 40; ++i )
-	{
-		double an = 0.5 * ( a + b );
-		b = sqrt( a * b );
-		a = an;
-	}
-	return CN_PI / ( 2.0 * a );
-}
-
-// A point mass: a dynamic body with a mass and no shapes (AERO).
-static cnBodyId pointMass( cnWorld* world, cnVec3 p, double mass )
-{
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_dynamic;
-	bd.position = p;
-	cnBodyId id = cnCreateBody( world, &bd );
-	CHECK( cnBody_SetMass( world, id, mass ) );
-	return id;
 }
 
 // A dynamic sphere of density 1000 (the default material).
@@ -182,7 +159,7 @@ static void pendulumOnRod( void )
 		int n = upCrossings( world, &track, testFast() ? 4.5 : 9.0, 1.0 / 60.0, times, 8, distanceCheck, &rodLength );
 		double worst = rodLength.worst;
 		double T0 = 2.0 * CN_PI * sqrt( L / g );
-		double expected = 4.0 * sqrt( L / g ) * ellipticK( sin( 0.5 * theta0 ) );
+		double expected = 4.0 * sqrt( L / g ) * cfEllipticK( sin( 0.5 * theta0 ) );
 		double period = meanPeriod( times, n );
 		printf( "  %s: pendulum period %.7f s, closed form %.7f s (%.2e), T/T0 = %.6f (1 + theta0^2/16 = %.6f); rod "
 				"length error %.3f um\n",
@@ -242,7 +219,7 @@ static void springMass( void )
 			double mass = 2.0, k = 50.0, x0 = -0.1;
 			double omega = sqrt( k / mass ), zeta = damped ? 0.05 : 0.0;
 			double c = 2.0 * zeta * sqrt( k * mass );
-			cnBodyId body = pointMass( world, cnV3( 0, 0, -1.0 + x0 ), mass );
+			cnBodyId body = tbPointMass( world, cnV3( 0, 0, -1.0 + x0 ), mass );
 			cnSpringJointDef def = cnDefaultSpringJointDef();
 			def.base.bodyA = body;
 			def.anchorA = cnV3( 0, 0, -1.0 + x0 );
@@ -294,7 +271,7 @@ static void damperDecay( void )
 	{
 		cnWorld* world = tbWorld( methods[m], cnVec3_zero );
 		double mass = 1.0, c = 2.0, v0 = 1.0, h = 1.0 / 60.0;
-		cnBodyId body = pointMass( world, cnV3( 1, 0, 0 ), mass );
+		cnBodyId body = tbPointMass( world, cnV3( 1, 0, 0 ), mass );
 		CHECK( cnBody_SetLinearVelocity( world, body, cnV3( v0, 0, 0 ) ) );
 		cnDamperJointDef def = cnDefaultDamperJointDef();
 		def.base.bodyA = body;
@@ -369,7 +346,7 @@ static void springMinLength( void )
 		{
 			cnWorld* world = tbWorld( methods[m], cnVec3_zero );
 			double mass = 1.0, k = 40.0, v0 = 2.0, rest = jump ? 0.5 : 1.0, h = 1.0 / 60.0;
-			cnBodyId body = pointMass( world, cnV3( 0.99, 0, 0 ), mass );
+			cnBodyId body = tbPointMass( world, cnV3( 0.99, 0, 0 ), mass );
 			CHECK( cnBody_SetLinearVelocity( world, body, cnV3( -v0, 0, 0 ) ) );
 			cnSpringJointDef def = cnDefaultSpringJointDef();
 			def.base.bodyA = body;
@@ -444,7 +421,7 @@ static void ballJointNail( void )
 		int n = upCrossings( world, &track, testFast() ? 4.0 : 8.0, 1.0 / 60.0, times, 8, nailCheck, &held );
 		double worst = held.worst;
 		double I = ( 4.0 * b * b + 4.0 * c * c ) / 12.0 + b * b; // per unit mass
-		double expected = 4.0 * sqrt( I / ( g * b ) ) * ellipticK( sin( 0.5 * theta0 ) );
+		double expected = 4.0 * sqrt( I / ( g * b ) ) * cfEllipticK( sin( 0.5 * theta0 ) );
 		double period = meanPeriod( times, n );
 		printf( "  %s: nail: period %.7f s, closed form %.7f s (%.1e); the nail moved %.3f um\n",
 				methodName( methods[m] ), period, expected, ( period - expected ) / expected, 1e6 * worst );
@@ -641,7 +618,7 @@ static void ropeBreaks( void )
 		{
 			cnWorld* world = tbWorld( methods[m], gravity );
 			double mass = 1.5, L = 1.0, h = 1.0 / 120.0;
-			cnBodyId bob = pointMass( world, cnV3( -L, 0, 0 ), mass );
+			cnBodyId bob = tbPointMass( world, cnV3( -L, 0, 0 ), mass );
 			cnDistanceJointDef def = cnDefaultDistanceJointDef();
 			def.base.bodyA = bob;
 			def.base.breakForce = ( strong ? 3.1 : 2.5 ) * mass * g;

@@ -6,6 +6,7 @@
 // breaks, a hinged bar resting on the floor (a joint and a contact in one island), a rope, a planar
 // pendulum, Newton's cradle on rods.
 #include "test_bodies.h"
+#include "test_closed_forms.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,30 +23,6 @@ static const tbConfig configs[] = {
 	{ cnMethod_grVelocityProjection, cnLcp_dantzig, "gr-velocity-projection" },
 };
 #define CONFIG_COUNT ( (int)( sizeof( configs ) / sizeof( configs[0] ) ) )
-
-// K(k), the complete elliptic integral of the first kind, by the arithmetic-geometric mean.
-static double ellipticK( double k )
-{
-	double a = 1.0, b = sqrt( 1.0 - k * k );
-	for ( int i = 0; i < 40; ++i )
-	{
-		double an = 0.5 * ( a + b );
-		b = sqrt( a * b );
-		a = an;
-	}
-	return CN_PI / ( 2.0 * a );
-}
-
-// A point mass: a dynamic body with a mass and no shapes (AERO).
-static cnBodyId pointMass( cnWorld* world, cnVec3 p, double mass )
-{
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_dynamic;
-	bd.position = p;
-	cnBodyId id = cnCreateBody( world, &bd );
-	CHECK( cnBody_SetMass( world, id, mass ) );
-	return id;
-}
 
 // A dynamic sphere of density 1000.
 static cnBodyId sphere( cnWorld* world, cnVec3 p, double radius )
@@ -77,7 +54,7 @@ static void testPendulum( void )
 			cnWorld* world = tbConfigWorld( configs + c, gravity );
 			double L = 1.0, theta0 = amplitudes[a] * CN_PI / 180.0, m = 2.0;
 			cnVec3 start = cnV3( L * sin( theta0 ), 0, -L * cos( theta0 ) );
-			cnBodyId bob = pointMass( world, start, m );
+			cnBodyId bob = tbPointMass( world, start, m );
 			cnDistanceJointDef def = cnDefaultDistanceJointDef();
 			def.base.bodyA = bob;
 			def.anchorA = start;
@@ -103,7 +80,7 @@ static void testPendulum( void )
 				worstLength = fmax( worstLength, fabs( cnLength( p ) - L ) );
 				worstEnergy = fmax( worstEnergy, fabs( 0.5 * m * cnLengthSquared( v ) + m * g * p.z - e0 ) );
 			}
-			double expected = 4.0 * sqrt( L / g ) * ellipticK( sin( 0.5 * theta0 ) );
+			double expected = 4.0 * sqrt( L / g ) * cfEllipticK( sin( 0.5 * theta0 ) );
 			double period = meanPeriod( times, n );
 			printf( "  %-22s pendulum %2.0f deg: period %.6f s, closed form %.6f s (%+.4f %%), rod %.1e m, energy %.1e J\n",
 					configs[c].label, amplitudes[a], period, expected, 100.0 * ( period - expected ) / expected, worstLength,
@@ -236,7 +213,7 @@ static void testSpringMass( void )
 		{
 			cnWorld* world = tbConfigWorld( configs + c, cnVec3_zero );
 			double m = 2.0, k = 50.0, cd = damped ? 1.0 : 0.0;
-			cnBodyId mass = pointMass( world, cnV3( 0, 0, -1.1 ), m );
+			cnBodyId mass = tbPointMass( world, cnV3( 0, 0, -1.1 ), m );
 			cnSpringJointDef def = cnDefaultSpringJointDef();
 			def.base.bodyA = mass;
 			def.anchorA = cnV3( 0, 0, -1.1 );
@@ -394,7 +371,7 @@ static void testBreak( void )
 	{
 		cnWorld* world = tbConfigWorld( configs + c, gravity );
 		double m = 1.0;
-		cnBodyId bob = pointMass( world, cnV3( 1, 0, 0 ), m );
+		cnBodyId bob = tbPointMass( world, cnV3( 1, 0, 0 ), m );
 		cnDistanceJointDef def = cnDefaultDistanceJointDef();
 		def.base.bodyA = bob;
 		def.base.breakForce = 1.5 * m * g;
@@ -486,7 +463,7 @@ static void testRope( void )
 	for ( int c = 0; c < CONFIG_COUNT; ++c )
 	{
 		cnWorld* world = tbConfigWorld( configs + c, gravity );
-		cnBodyId w = pointMass( world, cnV3( 0, 0, -0.5 ), 1.0 );
+		cnBodyId w = tbPointMass( world, cnV3( 0, 0, -0.5 ), 1.0 );
 		cnDistanceJointDef def = cnDefaultDistanceJointDef();
 		def.base.bodyA = w;
 		def.anchorA = cnV3( 0, 0, -0.5 );
