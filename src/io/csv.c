@@ -120,13 +120,7 @@ bool cnCsvWriter_Finish( cnCsvWriter* writer )
 	{
 		return cnSetError( cnError_invalidArgument, "CSV writer: nothing to finish" );
 	}
-	if ( writer->failed )
-	{
-		return cnSetError( cnError_io, "%s: a frame failed, nothing written", cnOutputFile_GetPath( writer->file ) );
-	}
-	bool ok = cnOutputFile_Commit( writer->file );
-	writer->failed = ok == false;
-	return ok;
+	return cnIoCommitFrames( writer->file, &writer->failed );
 }
 
 void cnDestroyCsvWriter( cnCsvWriter* writer )

@@ -108,13 +108,7 @@ bool cnJointCsvWriter_Finish( cnJointCsvWriter* writer )
 	{
 		return cnSetError( cnError_invalidArgument, "joint CSV writer: nothing to finish" );
 	}
-	if ( writer->failed )
-	{
-		return cnSetError( cnError_io, "%s: a frame failed, nothing written", cnOutputFile_GetPath( writer->file ) );
-	}
-	bool ok = cnOutputFile_Commit( writer->file );
-	writer->failed = ok == false;
-	return ok;
+	return cnIoCommitFrames( writer->file, &writer->failed );
 }
 
 void cnDestroyJointCsvWriter( cnJointCsvWriter* writer )

@@ -94,3 +94,14 @@ void cnIoWriteCsvField( FILE* file, const char* text )
 	}
 	fputc( '"', file );
 }
+
+bool cnIoCommitFrames( cnOutputFile* file, bool* failed )
+{
+	if ( *failed )
+	{
+		return cnSetError( cnError_io, "%s: a frame failed, nothing written", cnOutputFile_GetPath( file ) );
+	}
+	bool ok = cnOutputFile_Commit( file );
+	*failed = ok == false;
+	return ok;
+}

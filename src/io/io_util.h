@@ -3,6 +3,9 @@
 // its own copies of what it needs from libcairn's internals.
 #pragma once
 
+#include "cairn/io.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,3 +22,8 @@ char* cnIoReadFile( const char* path, size_t* size );
 
 /// Writes a CSV field, quoted (RFC 4180) only when it holds a separator, quote or line break.
 void cnIoWriteCsvField( FILE* file, const char* text );
+
+/// The end of a frame-by-frame text writer (CSV, joint CSV): fails ("PATH: a frame failed, nothing
+/// written") when a frame failed, else commits the file (renames PATH.tmp to PATH); *failed records
+/// a failed commit too.
+bool cnIoCommitFrames( cnOutputFile* file, bool* failed );
