@@ -172,6 +172,9 @@ cnJointRow cnLinearRow( const cnJointPose* a, const cnJointPose* b, cnVec3 pA, c
 						cnJointRowType type );
 /// One angular row about the world direction d (dC/dt = d . (wB - wA)), error C.
 cnJointRow cnAngularRow( cnVec3 d, double error, cnJointRowType type );
+/// The three angular rows keeping joint frame fb turned as frame fa (fixed joint, slider): about the
+/// world axes, with the error the small rotation from fa to fb.
+void cnRotationLockRows( cnQuat fa, cnQuat fb, cnJointRow* rows );
 /// The joint's frame in world coordinates on each side.
 cnQuat cnJointFrameA( const cnJoint* j, const cnJointPose* a );
 cnQuat cnJointFrameB( const cnJoint* j, const cnJointPose* b );

@@ -41,6 +41,16 @@ cnJointRow cnAngularRow( cnVec3 d, double error, cnJointRowType type )
 	return row;
 }
 
+void cnRotationLockRows( cnQuat fa, cnQuat fb, cnJointRow* rows )
+{
+	// the small rotation taking frame fa to frame fb, as a world vector (angle times axis)
+	cnQuat e = cnMulQuat( fb, cnConjugate( fa ) );
+	double s = e.w < 0.0 ? -2.0 : 2.0;
+	rows[0] = cnAngularRow( cnV3( 1.0, 0.0, 0.0 ), s * e.x, cnJointRow_equality );
+	rows[1] = cnAngularRow( cnV3( 0.0, 1.0, 0.0 ), s * e.y, cnJointRow_equality );
+	rows[2] = cnAngularRow( cnV3( 0.0, 0.0, 1.0 ), s * e.z, cnJointRow_equality );
+}
+
 cnQuat cnJointFrameA( const cnJoint* j, const cnJointPose* a )
 {
 	return cnMulQuat( a->q, j->localFrameA );

@@ -23,11 +23,7 @@ int cnSliderJointRows( const cnJoint* j, const cnJointPose* a, const cnJointPose
 	cnJointAnchors( j, a, b, &pA, &pB );
 	cnQuat fa = cnJointFrameA( j, a );
 	cnQuat fb = cnJointFrameB( j, b );
-	cnQuat e = cnMulQuat( fb, cnConjugate( fa ) );
-	double s = e.w < 0.0 ? -2.0 : 2.0;
-	rows[0] = cnAngularRow( cnV3( 1.0, 0.0, 0.0 ), s * e.x, cnJointRow_equality );
-	rows[1] = cnAngularRow( cnV3( 0.0, 1.0, 0.0 ), s * e.y, cnJointRow_equality );
-	rows[2] = cnAngularRow( cnV3( 0.0, 0.0, 1.0 ), s * e.z, cnJointRow_equality );
+	cnRotationLockRows( fa, fb, rows );
 
 	cnVec3 axis = cnRotate( fa, cnV3( 1.0, 0.0, 0.0 ) );
 	cnVec3 p1 = cnRotate( fa, cnV3( 0.0, 1.0, 0.0 ) );
