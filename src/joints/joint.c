@@ -74,11 +74,10 @@ double cnJointPosition( const cnJoint* joint, const cnJointPose* a, const cnJoin
 	switch ( joint->type )
 	{
 		case cnJoint_hinge:
-			return cnHingeAngle( joint, a, b );
+		case cnJoint_coneTwist:
+			return cnJointTwist( joint, a, b );
 		case cnJoint_slider:
 			return cnSliderTranslation( joint, a, b );
-		case cnJoint_coneTwist:
-			return cnConeTwistAngle( joint, a, b );
 		case cnJoint_distance:
 		case cnJoint_spring:
 		case cnJoint_damper:

@@ -157,11 +157,11 @@ int cnDistanceJointRows( const cnJoint* j, const cnJointPose* a, const cnJointPo
 int cnSpringJointRows( const cnJoint* j, const cnJointPose* a, const cnJointPose* b, cnJointRow* rows );
 int cnPointOnPlaneJointRows( const cnJoint* j, const cnJointPose* a, const cnJointPose* b, cnJointRow* rows );
 
-/// The hinge angle (and a slider's translation) for the given poses.
-double cnHingeAngle( const cnJoint* j, const cnJointPose* a, const cnJointPose* b );
+/// A slider's translation for the given poses.
 double cnSliderTranslation( const cnJoint* j, const cnJointPose* a, const cnJointPose* b );
-/// The twist angle about a cone-twist joint's axis.
-double cnConeTwistAngle( const cnJoint* j, const cnJointPose* a, const cnJointPose* b );
+/// The rotation of B's joint frame relative to A's about the frame's x axis, in (-pi, pi]: the
+/// twist part of the swing-twist split (a hinge's angle, a cone-twist's twist).
+double cnJointTwist( const cnJoint* j, const cnJointPose* a, const cnJointPose* b );
 
 // row builders shared by the types (joint_rows.c)
 

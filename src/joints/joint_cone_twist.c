@@ -8,22 +8,6 @@
 
 #include <math.h>
 
-double cnConeTwistAngle( const cnJoint* j, const cnJointPose* a, const cnJointPose* b )
-{
-	// relative rotation = swing * twist with the twist about x: the twist is x's part of it
-	cnQuat rel = cnInvMulQuat( cnJointFrameA( j, a ), cnJointFrameB( j, b ) );
-	double angle = 2.0 * atan2( rel.x, rel.w );
-	if ( angle > CN_PI )
-	{
-		angle -= 2.0 * CN_PI;
-	}
-	else if ( angle <= -CN_PI )
-	{
-		angle += 2.0 * CN_PI;
-	}
-	return angle;
-}
-
 int cnConeTwistJointRows( const cnJoint* j, const cnJointPose* a, const cnJointPose* b, cnJointRow* rows )
 {
 	cnVec3 pA, pB;
@@ -46,7 +30,7 @@ int cnConeTwistJointRows( const cnJoint* j, const cnJointPose* a, const cnJointP
 	double lt = cnLength( t );
 	t = lt > 1e-12 ? cnMulSV( 1.0 / lt, t ) : axisA;
 	cnJointRow unit = cnAngularRow( t, 0.0, cnJointRow_inactive );
-	double twist = cnConeTwistAngle( j, a, b );
+	double twist = cnJointTwist( j, a, b );
 	rows[4] = unit;
 	rows[4].error = twist - j->lower;
 	rows[4].type = cnJointRow_limit;

@@ -8,23 +8,6 @@
 
 #include <math.h>
 
-double cnHingeAngle( const cnJoint* j, const cnJointPose* a, const cnJointPose* b )
-{
-	// B's frame in A's frame; its rotation about x is the hinge angle
-	cnQuat rel = cnInvMulQuat( cnJointFrameA( j, a ), cnJointFrameB( j, b ) );
-	double angle = 2.0 * atan2( rel.x, rel.w );
-	// atan2 of the half angle gives (-2 pi, 2 pi]: fold into (-pi, pi]
-	if ( angle > CN_PI )
-	{
-		angle -= 2.0 * CN_PI;
-	}
-	else if ( angle <= -CN_PI )
-	{
-		angle += 2.0 * CN_PI;
-	}
-	return angle;
-}
-
 int cnHingeJointRows( const cnJoint* j, const cnJointPose* a, const cnJointPose* b, cnJointRow* rows )
 {
 	cnVec3 pA, pB;
@@ -42,7 +25,7 @@ int cnHingeJointRows( const cnJoint* j, const cnJointPose* a, const cnJointPose*
 	rows[4] = cnAngularRow( p2, cnDot( e, p2 ), cnJointRow_equality );
 
 	cnJointRow unit = cnAngularRow( axisA, 0.0, cnJointRow_inactive );
-	cnCoordinateRows( j, &unit, cnHingeAngle( j, a, b ), rows + 5 );
+	cnCoordinateRows( j, &unit, cnJointTwist( j, a, b ), rows + 5 );
 	return 9;
 }
 

@@ -51,6 +51,23 @@ void cnRotationLockRows( cnQuat fa, cnQuat fb, cnJointRow* rows )
 	rows[2] = cnAngularRow( cnV3( 0.0, 0.0, 1.0 ), s * e.z, cnJointRow_equality );
 }
 
+double cnJointTwist( const cnJoint* j, const cnJointPose* a, const cnJointPose* b )
+{
+	// relative rotation = swing * twist with the twist about x: the twist is x's part of it
+	cnQuat rel = cnInvMulQuat( cnJointFrameA( j, a ), cnJointFrameB( j, b ) );
+	double angle = 2.0 * atan2( rel.x, rel.w );
+	// atan2 of the half angle gives (-2 pi, 2 pi]: fold into (-pi, pi]
+	if ( angle > CN_PI )
+	{
+		angle -= 2.0 * CN_PI;
+	}
+	else if ( angle <= -CN_PI )
+	{
+		angle += 2.0 * CN_PI;
+	}
+	return angle;
+}
+
 cnQuat cnJointFrameA( const cnJoint* j, const cnJointPose* a )
 {
 	return cnMulQuat( a->q, j->localFrameA );
