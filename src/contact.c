@@ -203,9 +203,10 @@ static void cnCarryImpulses( const cnManifold* const* old, int oldCount, cnManif
 	}
 }
 
-// Narrow phase of a planar polygon pair: its manifolds (grouped by normal) replace the contact's, the
-// first inline and the others in the contact's own array, grown as needed.
-static void cnCollidePolygonContact( cnContact* c, const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
+// Narrow phase of a pair that makes several manifolds (planar polygons, meshes, heightfields): its
+// manifolds (grouped by normal) replace the contact's, the first inline and the others in the
+// contact's own array, grown as needed.
+static void cnCollideManyContact( cnContact* c, const cnGeometry* a, cnTransform xfA, const cnGeometry* b,
 									 cnTransform xfB, double margin, const cnBody* ba, const cnBody* bb )
 {
 	cnManifold fresh[CN_MAX_PAIR_MANIFOLDS];
@@ -281,9 +282,11 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 
 		cnTransform xfA = cnShapeWorldTransform( ba, sa );
 		cnTransform xfB = cnShapeWorldTransform( bb, sb );
-		if ( sa->geom.type == cnShape_polygon && sb->geom.type == cnShape_polygon )
+		bool many = ( sa->geom.type == cnShape_polygon && sb->geom.type == cnShape_polygon ) ||
+					cnIsManifoldSource( sa->geom.type ) || cnIsManifoldSource( sb->geom.type );
+		if ( many )
 		{
-			cnCollidePolygonContact( c, &sa->geom, xfA, &sb->geom, xfB, margin, ba, bb );
+			cnCollideManyContact( c, &sa->geom, xfA, &sb->geom, xfB, margin, ba, bb );
 		}
 		else
 		{

@@ -20,7 +20,7 @@ const char* cnGetVersion( void )
 
 const char* cnShapeType_GetName( cnShapeType type )
 {
-	static const char* names[cnShape_count] = { "sphere", "box", "capsule", "cylinder", "plane", "polygon" };
+	static const char* names[cnShape_count] = { "sphere", "box", "capsule", "cylinder", "plane", "polygon", "hull", "mesh", "heightfield" };
 	if ( (int)type < 0 || type >= cnShape_count )
 	{
 		return "unknown";

@@ -2,6 +2,8 @@
 // Shapes: creation with validation, bounding boxes and their broad-phase proxies.
 #include "shape.h"
 
+#include "collision/hull.h"
+#include "collision/mesh.h"
 #include "core.h"
 #include "error.h"
 #include "island.h"
@@ -127,21 +129,59 @@ static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShap
 				return cnSetError( cnError_invalidArgument, "a polygon shape may only be turned about z and moved in the xy-plane" );
 			}
 			break;
+		case cnShape_hull:
+			if ( def->hull == NULL )
+			{
+				return cnSetError( cnError_invalidArgument, "a hull shape needs a hull (cnCreateHull)" );
+			}
+			break;
+		case cnShape_mesh:
+			if ( def->mesh == NULL )
+			{
+				return cnSetError( cnError_invalidArgument, "a mesh shape needs a mesh (cnCreateMesh)" );
+			}
+			// a moving mesh needs an inside: its mass comes from its volume and its contacts push
+			// outwards (Kleppmann's closed meshes); a static one may be any triangle soup
+			if ( body->type == cnBody_dynamic && def->mesh->solid == false )
+			{
+				return cnSetError( cnError_invalidArgument,
+								   "a mesh on a dynamic body must be closed, manifold and wound outwards: %s",
+								   def->mesh->defect );
+			}
+			break;
+		case cnShape_heightfield:
+			if ( def->heightfield == NULL )
+			{
+				return cnSetError( cnError_invalidArgument, "a heightfield shape needs a heightfield (cnCreateHeightfield)" );
+			}
+			if ( body->type != cnBody_static )
+			{
+				return cnSetError( cnError_invalidArgument, "a heightfield can only belong to a static body" );
+			}
+			break;
 		default:
 			break;
+	}
+	if ( world->def.planar && ( def->type == cnShape_mesh || def->type == cnShape_heightfield ) &&
+		 body->type != cnBody_static )
+	{
+		return cnSetError( cnError_invalidArgument, "a planar world takes meshes on static bodies only" );
 	}
 
 	// a solid's mass and inertia come from products of its sizes: they must stay in the double range
 	// (a radius of 1e-300 weighs 0 kg, one of 1e200 has an infinite volume). Dynamic bodies are checked
 	// at the material's density; the others, whose mass is not used, at unit density, which still
 	// catches sizes whose squares and cubes leave the range.
-	if ( def->type != cnShape_plane && def->type != cnShape_polygon )
+	if ( def->type != cnShape_plane && def->type != cnShape_polygon && def->type != cnShape_heightfield &&
+		 ( def->type != cnShape_mesh || def->mesh->solid ) )
 	{
 		cnGeometry g = { 0 };
 		g.type = def->type;
 		g.radius = def->radius;
 		g.halfExtents = def->halfExtents;
 		g.halfHeight = def->halfHeight;
+		g.hull = def->hull;
+		g.mesh = def->mesh;
 		double density = world->materials[def->material].def.density;
 		// a zero density (a massless shape) leaves only the size to check
 		bool sizeOnly = body->type != cnBody_dynamic || density == 0.0;
@@ -175,6 +215,13 @@ void cnFreeGeometry( cnGeometry* g )
 		g->vertices = NULL;
 		g->vertexCount = 0;
 	}
+	// drop the shape's reference to its shared object
+	cnHullRelease( g->hull );
+	cnMeshRelease( g->mesh );
+	cnHeightfieldRelease( g->heightfield );
+	g->hull = NULL;
+	g->mesh = NULL;
+	g->heightfield = NULL;
 }
 
 cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def )
@@ -204,6 +251,9 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	trial.geom.halfHeight = def->halfHeight;
 	trial.geom.vertexCount = def->type == cnShape_polygon ? def->vertexCount : 0;
 	trial.geom.vertices = def->type == cnShape_polygon ? (cnVec3*)def->vertices : NULL;
+	trial.geom.hull = def->type == cnShape_hull ? def->hull : NULL;
+	trial.geom.mesh = def->type == cnShape_mesh ? def->mesh : NULL;
+	trial.geom.heightfield = def->type == cnShape_heightfield ? def->heightfield : NULL;
 	trial.local.p = def->position;
 	trial.local.q = cnNormalizeQuat( def->orientation );
 	trial.material = def->material;
@@ -270,6 +320,9 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->geom.halfHeight = def->halfHeight;
 	s->geom.vertexCount = vertices != NULL ? def->vertexCount : 0;
 	s->geom.vertices = vertices;
+	s->geom.hull = def->type == cnShape_hull ? cnHullRetain( def->hull ) : NULL;
+	s->geom.mesh = def->type == cnShape_mesh ? cnMeshRetain( def->mesh ) : NULL;
+	s->geom.heightfield = def->type == cnShape_heightfield ? cnHeightfieldRetain( def->heightfield ) : NULL;
 	if ( def->type == cnShape_plane )
 	{
 		// the offset is a distance along the unit normal: the length of the given normal does not scale it
@@ -412,6 +465,9 @@ cnShapeDef cnShape_GetDef( const cnWorld* world, cnShapeId id )
 	def.offset = s->geom.offset;
 	def.vertexCount = s->geom.vertexCount;
 	def.vertices = s->geom.vertices;
+	def.hull = s->geom.hull;
+	def.mesh = s->geom.mesh;
+	def.heightfield = s->geom.heightfield;
 	def.position = s->local.p;
 	def.orientation = s->local.q;
 	def.material = s->material;

@@ -21,6 +21,7 @@
 #include "cairn/math.h"
 #include "cairn/types.h"
 #include "cairn/joint.h"
+#include "cairn/geometry.h"
 
 #ifdef __cplusplus
 extern "C" {

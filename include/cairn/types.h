@@ -163,6 +163,11 @@ typedef enum cnBodyType
 	cnBody_dynamic = 2,
 } cnBodyType;
 
+/// Shared, immutable geometry objects that shapes refer to (include/cairn/geometry.h).
+typedef struct cnHull cnHull;
+typedef struct cnMesh cnMesh;
+typedef struct cnHeightfield cnHeightfield;
+
 /// Shape type. Cylinders and capsules have their axis along the shape's local z.
 typedef enum cnShapeType
 {
@@ -174,6 +179,12 @@ typedef enum cnShapeType
 	/// planar polygon in the shape's xy-plane, edges thickened by radius (FOSSSim rigid bodies); needs a
 	/// planar world and collides only with other polygons (src/collision/collide_polygon.c)
 	cnShape_polygon,
+	/// convex hull of a point cloud (cnHull, include/cairn/geometry.h)
+	cnShape_hull,
+	/// triangle mesh (cnMesh): any mesh on a static body, a closed outward 2-manifold on a moving one
+	cnShape_mesh,
+	/// height grid over the shape's xy-plane, heights along local z (cnHeightfield); static bodies only
+	cnShape_heightfield,
 	cnShape_count
 } cnShapeType;
 
@@ -373,6 +384,12 @@ typedef struct cnShapeDef
 	/// consecutive vertices and the last to the first (2 vertices: one segment); radius thickens the edges
 	int vertexCount;
 	const cnVec3* vertices;
+	/// hull, mesh and heightfield: the shared geometry object of the chosen type (created with
+	/// cnCreateHull, cnCreateMesh or cnCreateHeightfield); the shape holds its own reference, so the
+	/// caller may release the object once the shape exists
+	const cnHull* hull;
+	const cnMesh* mesh;
+	const cnHeightfield* heightfield;
 	/// shape frame relative to the body frame
 	cnVec3 position;
 	cnQuat orientation;

@@ -34,7 +34,7 @@ static void cnCollideDispatch( const cnGeometry* a, cnTransform xfA, const cnGeo
 		return;
 	}
 
-	if ( ta == cnShape_cylinder || tb == cnShape_cylinder )
+	if ( ta == cnShape_cylinder || tb == cnShape_cylinder || ta == cnShape_hull || tb == cnShape_hull )
 	{
 		// the general routine takes either order
 		cnCollideConvex( a, xfA, b, xfB, maxDistance, manifold );
@@ -117,6 +117,17 @@ void cnCollide( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTra
 		return;
 	}
 
+	// meshes and heightfields make several manifolds: the first stands for them here
+	if ( cnIsManifoldSource( a->type ) || cnIsManifoldSource( b->type ) )
+	{
+		cnManifold list[CN_MAX_PAIR_MANIFOLDS];
+		if ( cnCollideMeshPair( a, xfA, b, xfB, maxDistance, list, CN_MAX_PAIR_MANIFOLDS ) > 0 )
+		{
+			*manifold = list[0];
+		}
+		return;
+	}
+
 	cnCollideDispatch( a, xfA, b, xfB, maxDistance, manifold );
 
 	// every other pair shares the manifold normal, which each point also carries
@@ -136,6 +147,10 @@ int cnCollidePair( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cn
 	if ( a->type == cnShape_polygon && b->type == cnShape_polygon )
 	{
 		return cnCollidePolygonManifolds( a, xfA, b, xfB, maxDistance, manifolds, capacity );
+	}
+	if ( cnIsManifoldSource( a->type ) || cnIsManifoldSource( b->type ) )
+	{
+		return cnCollideMeshPair( a, xfA, b, xfB, maxDistance, manifolds, capacity );
 	}
 	cnCollide( a, xfA, b, xfB, maxDistance, manifolds );
 	return manifolds[0].pointCount > 0 ? 1 : 0;

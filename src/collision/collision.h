@@ -30,6 +30,10 @@ typedef struct cnGeometry
 	// polygon (planar): vertices (x, y, 0) in the shape frame, owned by the world's shape (shape.c)
 	int vertexCount;
 	cnVec3* vertices;
+	// hull, mesh, heightfield: the shared object, one reference held by the shape (shape.c)
+	const cnHull* hull;
+	const cnMesh* mesh;
+	const cnHeightfield* heightfield;
 } cnGeometry;
 
 /// Mass properties of a solid shape: mass, centre of mass and inertia about the centre of mass,
@@ -134,6 +138,18 @@ void cnCollidePolygons( const cnGeometry* a, cnTransform xfA, const cnGeometry* 
 /// grouped into manifolds of equal normal, at most capacity manifolds. Returns the manifold count.
 int cnCollidePolygonManifolds( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
 							   double maxDistance, cnManifold* manifolds, int capacity );
+
+/// True for shape types made of triangles (meshes, heightfields), whose pairs make several manifolds.
+static inline bool cnIsManifoldSource( cnShapeType type )
+{
+	return type == cnShape_mesh || type == cnShape_heightfield;
+}
+
+/// A pair with a mesh or a heightfield on either side (collide_mesh.c): one manifold per group of
+/// triangle contacts sharing a normal, each point with its own feature id, at most capacity
+/// manifolds; returns how many have points. Every point carries its manifold's normal.
+int cnCollideMeshPair( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
+					   cnManifold* manifolds, int capacity );
 
 /// Releases what a shape's geometry owns (a polygon's vertices); safe to call twice (shape.c).
 void cnFreeGeometry( cnGeometry* g );

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Shape geometry: tight world bounding boxes, closed-form mass properties and support mappings.
 #include "collision/collision.h"
+#include "collision/hull.h"
+#include "collision/mesh.h"
 
 // Planes are unbounded; their box is huge but finite so box arithmetic never meets infinity.
 #define CN_PLANE_EXTENT 1.0e18
@@ -61,6 +63,15 @@ cnAABB cnComputeShapeAABB( const cnGeometry* g, cnTransform xf )
 			cnAABB box = { cnSub( lower, r ), cnAdd( upper, r ) };
 			return box;
 		}
+
+		case cnShape_hull:
+			return cnHullAABB( g->hull, xf );
+
+		case cnShape_mesh:
+			return cnMeshAABB( g->mesh, xf );
+
+		case cnShape_heightfield:
+			return cnHeightfieldAABB( g->heightfield, xf );
 
 		default:
 		{
@@ -132,6 +143,15 @@ cnMassData cnComputeShapeMass( const cnGeometry* g, double density )
 			md.inertia = cnDiagonal( transverse, transverse, axial );
 			break;
 		}
+
+		case cnShape_hull:
+			md = cnHullMass( g->hull, density );
+			break;
+
+		case cnShape_mesh:
+			// a solid mesh's volume integrals; other meshes are static only
+			md = cnMeshMass( g->mesh, density );
+			break;
 
 		case cnShape_polygon:
 			// FOSSSim's polygons are point masses at the vertices: the scene loader sets the body's
@@ -217,6 +237,9 @@ cnVec3 cnSupport( const cnGeometry* g, cnVec3 d )
 			cnVec3 v = g->vertexCount > 0 ? g->vertices[best] : cnVec3_zero;
 			return cnMulAdd( v, g->radius, u );
 		}
+
+		case cnShape_hull:
+			return cnHullSupport( g->hull, d );
 
 		default:
 			return cnVec3_zero;

@@ -8,6 +8,7 @@
 // is exact and converges in a few iterations, and only when the cores themselves overlap do the
 // full shapes go through GJK and EPA.
 #include "collision/gjk.h"
+#include "collision/hull.h"
 
 #include <stdint.h>
 
@@ -85,6 +86,8 @@ double cnShapeBoundingRadius( const cnGeometry* g )
 			return cnLength( g->halfExtents );
 		case cnShape_cylinder:
 			return sqrt( g->radius * g->radius + g->halfHeight * g->halfHeight );
+		case cnShape_hull:
+			return g->hull->radius;
 		default:
 			return 0.0;
 	}

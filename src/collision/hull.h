@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Convex hulls (cnHull): the shared object behind hull shapes, its mass properties and support.
+#pragma once
+
+#include "collision/collision.h"
+
+#include <stdatomic.h>
+
+/// A convex hull. Immutable once built; shared by shapes through its reference count.
+struct cnHull
+{
+	atomic_int refCount;
+	int vertexCount;
+	cnVec3* vertices;
+	// surface triangles (faces fanned), 3 indices each, counter-clockwise from outside
+	int triangleCount;
+	int* triangles;
+	int faceCount;
+	// mass properties at unit density: volume, centroid, inertia about the centroid (hull frame)
+	double volume;
+	cnVec3 centroid;
+	cnMat3 inertia;
+	// largest vertex distance from the hull frame's origin
+	double radius;
+};
+
+/// Takes one more reference and returns the hull.
+const cnHull* cnHullRetain( const cnHull* hull );
+
+/// Drops one reference, freeing the hull with the last.
+void cnHullRelease( const cnHull* hull );
+
+/// World box of the hull placed at xf.
+cnAABB cnHullAABB( const cnHull* hull, cnTransform xf );
+
+/// Mass properties of the solid hull at the given density.
+cnMassData cnHullMass( const cnHull* hull, double density );
+
+/// Hull vertex farthest along d (hull frame).
+cnVec3 cnHullSupport( const cnHull* hull, cnVec3 d );
