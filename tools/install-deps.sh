@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Cairn needs to build and test on Debian 12 (run as root, or with sudo available).
 set -euo pipefail
-packages=(cmake make gcc clang pkg-config libcjson-dev libxml2-dev libpng-dev povray ffmpeg blender librsvg2-bin nodejs python3-numpy)
+packages=(cmake make gcc clang pkg-config libcjson-dev libxml2-dev libpng-dev libqhull-dev libassimp-dev povray ffmpeg blender librsvg2-bin nodejs python3-numpy)
 # npm (the glTF validator's installer): Debian's package, unless npm came with the nodejs package
 # (NodeSource's bundles it and conflicts with Debian's); Blender's glTF importer needs numpy
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -119,3 +119,50 @@ cnAABB cnHeightfieldAABB( const cnHeightfield* heightfield, cnTransform xf )
 	}
 	return box;
 }
+
+void cnHeightfieldQuery( const cnHeightfield* heightfield, cnAABB box, cnTriangleFn* fn, void* context )
+{
+	const cnHeightfield* h = heightfield;
+	double dx = h->sizeX / ( h->columns - 1 ), dy = h->sizeY / ( h->rows - 1 );
+	double x0 = -0.5 * h->sizeX, y0 = -0.5 * h->sizeY;
+	if ( box.upper.z < h->minHeight || box.lower.z > h->maxHeight )
+	{
+		return;
+	}
+	int i0 = (int)fmax( 0.0, floor( ( box.lower.x - x0 ) / dx ) );
+	int i1 = (int)fmin( h->columns - 2.0, floor( ( box.upper.x - x0 ) / dx ) );
+	int j0 = (int)fmax( 0.0, floor( ( box.lower.y - y0 ) / dy ) );
+	int j1 = (int)fmin( h->rows - 2.0, floor( ( box.upper.y - y0 ) / dy ) );
+	for ( int j = j0; j <= j1; ++j )
+	{
+		for ( int i = i0; i <= i1; ++i )
+		{
+			const double* row0 = h->heights + (size_t)j * (size_t)h->columns;
+			const double* row1 = row0 + h->columns;
+			cnVec3 p00 = cnV3( x0 + i * dx, y0 + j * dy, row0[i] );
+			cnVec3 p10 = cnV3( x0 + ( i + 1 ) * dx, y0 + j * dy, row0[i + 1] );
+			cnVec3 p01 = cnV3( x0 + i * dx, y0 + ( j + 1 ) * dy, row1[i] );
+			cnVec3 p11 = cnV3( x0 + ( i + 1 ) * dx, y0 + ( j + 1 ) * dy, row1[i + 1] );
+			// counter-clockwise seen from above (+z)
+			cnVec3 t0[3] = { p00, p10, p11 };
+			cnVec3 t1[3] = { p00, p11, p01 };
+			int cell = j * ( h->columns - 1 ) + i;
+			if ( fn( context, 2 * cell, t0 ) == false || fn( context, 2 * cell + 1, t1 ) == false )
+			{
+				return;
+			}
+		}
+	}
+}
+
+bool cnHeightfieldRayCast( const cnHeightfield* heightfield, cnVec3 origin, cnVec3 translation, double maxFraction,
+						   double* fraction, cnVec3* normal )
+{
+	(void)heightfield;
+	(void)origin;
+	(void)translation;
+	(void)maxFraction;
+	(void)fraction;
+	(void)normal;
+	return false;
+}

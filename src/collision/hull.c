@@ -32,6 +32,8 @@ void cnHullRelease( const cnHull* hull )
 	{
 		free( h->vertices );
 		free( h->triangles );
+		free( h->faceNormals );
+		free( h->faceOffsets );
 		free( h );
 	}
 }

@@ -15,13 +15,19 @@ struct cnHull
 	// surface triangles (faces fanned), 3 indices each, counter-clockwise from outside
 	int triangleCount;
 	int* triangles;
+	// faces: outward unit normal and offset of each face plane dot(n, x) = offset
 	int faceCount;
+	cnVec3* faceNormals;
+	double* faceOffsets;
 	// mass properties at unit density: volume, centroid, inertia about the centroid (hull frame)
 	double volume;
 	cnVec3 centroid;
 	cnMat3 inertia;
 	// largest vertex distance from the hull frame's origin
 	double radius;
+	// smallest distance from the centroid to a face plane (the radius of the largest ball about the
+	// centroid that fits inside)
+	double innerRadius;
 };
 
 /// Takes one more reference and returns the hull.

@@ -149,3 +149,30 @@ cnMassData cnMeshMass( const cnMesh* mesh, double density )
 	md.inertia = cnMulSM( mesh->solid ? density : 0.0, mesh->inertia );
 	return md;
 }
+
+// (Skeleton: every triangle is tested; the tree replaces this.)
+void cnMeshQuery( const cnMesh* mesh, cnAABB box, cnTriangleFn* fn, void* context )
+{
+	for ( int t = 0; t < mesh->triangleCount; ++t )
+	{
+		cnVec3 v[3] = { mesh->vertices[mesh->triangles[3 * t]], mesh->vertices[mesh->triangles[3 * t + 1]],
+						mesh->vertices[mesh->triangles[3 * t + 2]] };
+		cnAABB tb = { cnMin( v[0], cnMin( v[1], v[2] ) ), cnMax( v[0], cnMax( v[1], v[2] ) ) };
+		if ( cnAABB_Overlaps( tb, box ) && fn( context, t, v ) == false )
+		{
+			return;
+		}
+	}
+}
+
+bool cnMeshRayCast( const cnMesh* mesh, cnVec3 origin, cnVec3 translation, double maxFraction, double* fraction,
+					cnVec3* normal )
+{
+	(void)mesh;
+	(void)origin;
+	(void)translation;
+	(void)maxFraction;
+	(void)fraction;
+	(void)normal;
+	return false;
+}

@@ -58,3 +58,23 @@ void cnHeightfieldRelease( const cnHeightfield* heightfield );
 
 /// World box of the heightfield placed at xf.
 cnAABB cnHeightfieldAABB( const cnHeightfield* heightfield, cnTransform xf );
+
+/// Called with each triangle a query finds: its index and its vertices (in the mesh or heightfield
+/// frame); return false to stop the query.
+typedef bool cnTriangleFn( void* context, int triangle, const cnVec3 vertices[3] );
+
+/// Calls fn for every triangle whose box overlaps box (mesh frame), through the mesh's tree.
+void cnMeshQuery( const cnMesh* mesh, cnAABB box, cnTriangleFn* fn, void* context );
+
+/// Calls fn for every triangle of the cells under box (heightfield frame); triangle 2 (j (columns-1) + i)
+/// and the next one are cell (i, j)'s.
+void cnHeightfieldQuery( const cnHeightfield* heightfield, cnAABB box, cnTriangleFn* fn, void* context );
+
+/// First triangle hit by the segment origin + t translation, t in [0, maxFraction] (mesh frame), from
+/// either side: true with t and the triangle's unit normal facing the ray's origin.
+bool cnMeshRayCast( const cnMesh* mesh, cnVec3 origin, cnVec3 translation, double maxFraction, double* fraction,
+					cnVec3* normal );
+
+/// The same for a heightfield (its triangles seen from above or below).
+bool cnHeightfieldRayCast( const cnHeightfield* heightfield, cnVec3 origin, cnVec3 translation, double maxFraction,
+						   double* fraction, cnVec3* normal );

@@ -6,6 +6,8 @@
 // of points changes only between steps); the world step is one output interval made of as many
 // internal steps as the error tolerance and the motion bound ask. Joints are stiff springs beside
 // the contacts (penalty_joints.c). See docs/method-penalty.md.
+#include "collision/hull.h"
+#include "collision/mesh.h"
 #include "error.h"
 #include "methods/penalty.h"
 
@@ -79,6 +81,13 @@ static double cnShapeMinSize( const cnGeometry* g )
 			return fmin( g->halfExtents.x, fmin( g->halfExtents.y, g->halfExtents.z ) );
 		case cnShape_cylinder:
 			return fmin( g->radius, g->halfHeight );
+		case cnShape_hull:
+			return g->hull->innerRadius;
+		case cnShape_mesh:
+		{
+			cnVec3 e = cnSub( g->mesh->bounds.upper, g->mesh->bounds.lower );
+			return 0.5 * fmin( e.x, fmin( e.y, e.z ) );
+		}
 		default:
 			return INFINITY;
 	}
@@ -371,7 +380,22 @@ static cnPenaltySurface cnClassifySurface( const cnGeometry* g, cnTransform xf, 
 			return extremes >= 2 ? cnPenaltySurface_feature : cnPenaltySurface_face;
 		}
 		case cnShape_plane:
+		case cnShape_heightfield:
+		case cnShape_mesh:
+			// triangles: their insides are faces (a vertex of a moving mesh counts as one too)
 			return cnPenaltySurface_face;
+		case cnShape_hull:
+		{
+			// inside a face when exactly one face plane passes through the point
+			const cnHull* h = g->hull;
+			double tolerance = 1e-6 * h->radius;
+			int planes = 0;
+			for ( int i = 0; i < h->faceCount && planes < 2; ++i )
+			{
+				planes += fabs( cnDot( h->faceNormals[i], local ) - h->faceOffsets[i] ) < tolerance;
+			}
+			return planes == 1 ? cnPenaltySurface_face : cnPenaltySurface_feature;
+		}
 		case cnShape_polygon:
 		{
 			// a vertex, or inside an edge (the planar polygon's face)
