@@ -129,10 +129,13 @@ void cnHeightfieldQuery( const cnHeightfield* heightfield, cnAABB box, cnTriangl
 	{
 		return;
 	}
-	int i0 = (int)fmax( 0.0, floor( ( box.lower.x - x0 ) / dx ) );
-	int i1 = (int)fmin( h->columns - 2.0, floor( ( box.upper.x - x0 ) / dx ) );
-	int j0 = (int)fmax( 0.0, floor( ( box.lower.y - y0 ) / dy ) );
-	int j1 = (int)fmin( h->rows - 2.0, floor( ( box.upper.y - y0 ) / dy ) );
+	// cell ranges clamped before the conversion, so a huge box never overflows an int
+	double fi0 = floor( ( box.lower.x - x0 ) / dx ), fi1 = floor( ( box.upper.x - x0 ) / dx );
+	double fj0 = floor( ( box.lower.y - y0 ) / dy ), fj1 = floor( ( box.upper.y - y0 ) / dy );
+	int i0 = (int)fmin( h->columns, fmax( 0.0, fi0 ) );
+	int i1 = (int)fmax( -1.0, fmin( h->columns - 2.0, fi1 ) );
+	int j0 = (int)fmin( h->rows, fmax( 0.0, fj0 ) );
+	int j1 = (int)fmax( -1.0, fmin( h->rows - 2.0, fj1 ) );
 	for ( int j = j0; j <= j1; ++j )
 	{
 		for ( int i = i0; i <= i1; ++i )
