@@ -89,7 +89,7 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	// of impact (impulse and the velocity-level methods)
 	if ( continuous )
 	{
-		cnSolveContinuous( world );
+		cnSolveContinuous( world, timeStep );
 	}
 	s->continuousMs += cnLapMs( &mark );
 
@@ -102,6 +102,14 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	// finish: forces cleared, sleep timers, shape boxes
 	cnFinalizeBodies( world, timeStep );
 	s->finishMs = cnLapMs( &mark );
+
+	// continuous collision of bullets: against static shapes and the other bodies at their final
+	// poses, whose boxes the finish stage has just moved
+	if ( continuous )
+	{
+		cnSolveBullets( world, timeStep );
+	}
+	s->continuousMs += cnLapMs( &mark );
 
 	// islands and sleep
 	cnUpdateSleep( world, timeStep );

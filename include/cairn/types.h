@@ -264,6 +264,10 @@ typedef struct cnWorldDef
 	double linearSlop;
 	/// contact points closer than this are created before touching (speculative), m
 	double speculativeDistance;
+	/// continuous collision for fast bodies that are not bullets: a dynamic body that moves farther
+	/// than a quarter of its smallest size in a step is swept against static shapes (impulse and the
+	/// velocity-level methods; bullets are swept whatever this says; docs/continuous.md)
+	bool enableContinuous;
 	/// allow bodies to sleep when at rest
 	bool enableSleep;
 	/// seconds a body must be at rest before its island can sleep
@@ -303,9 +307,11 @@ typedef struct cnBodyDef
 	bool enableSleep;
 	/// starts awake
 	bool isAwake;
-	/// a bullet: continuous collision against static shapes every step (impulse and the
-	/// velocity-level methods), whatever its speed. Bodies that move farther than a quarter of
-	/// their smallest size in a step get it anyway (docs/continuous.md)
+	/// a bullet: continuous collision every step, whatever its speed, against static shapes and the
+	/// kinematic and non-bullet dynamic bodies at their poses at the end of the step (impulse and
+	/// the velocity-level methods). Bodies that move farther than a quarter of their smallest size
+	/// in a step are swept against static shapes anyway (cnWorldDef.enableContinuous,
+	/// docs/continuous.md)
 	bool isBullet;
 	/// user data
 	uint64_t userData;

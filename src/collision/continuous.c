@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Continuous collision (continuous.h, docs/continuous.md): conservative advancement (Mirtich) of
-// each fast body's shapes against the static shapes its swept box overlaps, with the GJK distance.
+// each fast body's shapes against the shapes its swept box overlaps, with the GJK distance. Every
+// pair goes through cnShapeDistance; a mesh or heightfield obstacle is its triangles under the
+// swept box, each a three-vertex polygon of radius 0.
 #include "collision/continuous.h"
 
 #include "body.h"
 #include "collision/broad_phase.h"
 #include "collision/gjk.h"
+#include "collision/hull.h"
+#include "collision/mesh.h"
 #include "contact.h"
+#include "joints/joint.h"
+#include "pair_map.h"
 #include "shape.h"
 #include "world.h"
 
@@ -15,7 +21,7 @@
 
 // a body that moves farther than this fraction of its smallest size in a step is swept
 #define CN_FAST_FRACTION 0.25
-// conservative advancement gives up (no hit) after this many distance queries
+// conservative advancement stops after this many distance queries
 #define CN_TOI_ITERATIONS 64
 
 bool cnUsesContinuous( const cnWorld* world )
@@ -48,36 +54,72 @@ void cnSaveStartPoses( cnWorld* world )
 }
 
 // The motion of a body over the step as a function of t in [0, 1]: the centre of mass on a line,
-// the orientation by slerp at a constant angular rate of angle per unit t.
+// the orientation turning about a fixed world axis at a constant rate of angle per unit t.
 typedef struct cnSweep
 {
 	cnVec3 c0, dc;
-	cnQuat q0, q1;
-	cnVec3 localCenter;
+	cnQuat q0;
+	cnVec3 axis;
+	// rotation over the whole step, radians, >= 0 (may exceed pi: see cnMakeSweep)
 	double angle;
+	cnVec3 localCenter;
 } cnSweep;
 
-static cnQuat cnSlerp( cnQuat q0, cnQuat q1, double t, double angle )
+// The sweep of a body from its start pose to its current pose. The rotation between the two
+// orientations is known only up to whole turns about its axis: the shortest arc is taken unless the
+// body's angular velocity says it turned farther (a rod spinning at 400 rad/s turns 6.7 rad in a
+// step of 1/60 s, and the shortest arc, 0.4 rad the other way, would miss where its tips went).
+static cnSweep cnMakeSweep( const cnBody* b, double timeStep )
 {
-	if ( angle < 1e-6 )
+	cnSweep sw;
+	sw.c0 = b->center0;
+	sw.dc = cnSub( b->center, b->center0 );
+	sw.q0 = b->xf0.q;
+	sw.localCenter = b->localCenter;
+
+	// world-frame rotation from q0 to q1: q1 = delta q0
+	cnQuat delta = cnMulQuat( b->xf.q, cnConjugate( b->xf0.q ) );
+	if ( delta.w < 0.0 )
 	{
-		cnQuat q = { q0.w + t * ( q1.w - q0.w ), q0.x + t * ( q1.x - q0.x ), q0.y + t * ( q1.y - q0.y ),
-					 q0.z + t * ( q1.z - q0.z ) };
-		return cnNormalizeQuat( q );
+		delta = (cnQuat){ -delta.w, -delta.x, -delta.y, -delta.z };
 	}
-	// the half angle between the quaternions is angle / 2
-	double h = 0.5 * angle;
-	double s = sin( h );
-	double a = sin( ( 1.0 - t ) * h ) / s;
-	double b = sin( t * h ) / s;
-	cnQuat q = { a * q0.w + b * q1.w, a * q0.x + b * q1.x, a * q0.y + b * q1.y, a * q0.z + b * q1.z };
-	return cnNormalizeQuat( q );
+	cnVec3 u = { delta.x, delta.y, delta.z };
+	double s = cnLength( u );
+	if ( s < 1e-12 )
+	{
+		// the same orientation at both ends: no turn, or whole turns about the spin axis
+		sw.angle = 0.0;
+		double w = cnLength( b->w );
+		if ( w * timeStep < CN_PI )
+		{
+			sw.axis = cnV3( 0.0, 0.0, 1.0 );
+			return sw;
+		}
+		sw.axis = cnMulSV( 1.0 / w, b->w );
+	}
+	else
+	{
+		sw.axis = cnMulSV( 1.0 / s, u );
+		sw.angle = 2.0 * atan2( s, delta.w );
+	}
+	// unwrap: angle + 2 pi k about the same axis reaches the same orientation; choose k nearest the
+	// turn the angular velocity gives
+	double spin = cnDot( b->w, sw.axis ) * timeStep;
+	double k = floor( ( spin - sw.angle ) / ( 2.0 * CN_PI ) + 0.5 );
+	double angle = sw.angle + 2.0 * CN_PI * k;
+	if ( angle < 0.0 )
+	{
+		sw.axis = cnNeg( sw.axis );
+		angle = -angle;
+	}
+	sw.angle = angle;
+	return sw;
 }
 
 static cnTransform cnSweepTransform( const cnSweep* sw, double t )
 {
 	cnTransform xf;
-	xf.q = cnSlerp( sw->q0, sw->q1, t, sw->angle );
+	xf.q = cnNormalizeQuat( cnMulQuat( cnQuatFromAxisAngle( sw->axis, t * sw->angle ), sw->q0 ) );
 	cnVec3 c = cnMulAdd( sw->c0, t, sw->dc );
 	xf.p = cnSub( c, cnRotate( xf.q, sw->localCenter ) );
 	return xf;
@@ -95,47 +137,64 @@ static double cnInnerExtent( const cnGeometry* g )
 			return fmin( g->halfExtents.x, fmin( g->halfExtents.y, g->halfExtents.z ) );
 		case cnShape_cylinder:
 			return fmin( g->radius, g->halfHeight );
+		case cnShape_hull:
+			return g->hull->innerRadius;
 		default:
-			// planes and planar polygons are not swept
+			// planes, planar polygons, meshes and heightfields are not swept
 			return DBL_MAX;
 	}
 }
 
+// Shapes that are swept: the convex solids.
 static bool cnIsSwept( const cnGeometry* g )
 {
 	return g->type == cnShape_sphere || g->type == cnShape_capsule || g->type == cnShape_box ||
-		   g->type == cnShape_cylinder;
+		   g->type == cnShape_cylinder || g->type == cnShape_hull;
 }
 
-// What the static tree query needs: the fast shape, its sweep and the earliest hit so far.
-typedef struct cnContinuousQuery
+// Shapes a sweep can stop at: the convex solids and the triangles of meshes and heightfields. A
+// plane is a half-space that cannot be crossed; planar polygons only meet polygons.
+static bool cnIsObstacle( const cnGeometry* g )
+{
+	return cnIsSwept( g ) || g->type == cnShape_mesh || g->type == cnShape_heightfield;
+}
+
+// One swept shape and the earliest hit found for its body so far.
+typedef struct cnSweepQuery
 {
 	cnWorld* world;
+	int bodyIndex;
 	const cnShape* shape;
 	const cnSweep* sweep;
 	// largest distance from the centre of mass to a point of the shape
 	double reach;
 	double target;
-	// the shape's centre at the end pose
-	cnVec3 endCenter;
+	// the shape at the end pose
+	cnTransform xfEnd;
+	// the swept box (world)
+	cnAABB box;
+	// the movable tree is being queried (bullets)
+	bool movable;
 	// earliest time of impact found (1: none)
 	double fraction;
-} cnContinuousQuery;
+	// the obstacle's transform while its triangles are visited
+	cnTransform xfObstacle;
+} cnSweepQuery;
 
-// Time of impact of the swept shape against a static shape by conservative advancement: t moves
+// Time of impact of the swept shape against an obstacle at xfA by conservative advancement: t moves
 // on by (distance - target) / (a bound on how fast the distance can shrink) until the shapes are
-// within the target separation. Returns 1 when they do not meet before fraction. The distance
-// shrinks at most at |dc . n| + angle reach per unit t along the current normal; should that step
-// overshoot (the normal turns), the full bound |dc| + angle reach takes over from the last pose.
-static double cnTimeOfImpact( const cnContinuousQuery* q, const cnShape* other, cnVec3* normal, cnVec3* point )
+// within the target separation. Returns 1 when they do not meet before q->fraction. No point of the
+// shape moves faster than |dc| + angle reach per unit t (the centre's speed plus the angular rate
+// times the farthest point's distance from the centre, the tips of a long body); along the current
+// normal the distance shrinks at most at |dc . n| + angle reach. Should a step by that bound
+// overshoot (the normal turns), the full bound takes over from the last pose, which cannot.
+static double cnTimeOfImpact( const cnSweepQuery* q, const cnGeometry* other, cnTransform xfA, cnVec3* normal )
 {
 	const cnSweep* sw = q->sweep;
-	const cnBody* body = q->world->bodies + other->body;
-	cnTransform xfA = cnShapeWorldTransform( body, other );
 	double tolerance = 0.25 * q->target;
 	double t = 0.0;
 	cnTransform xfB = cnMulTransforms( cnSweepTransform( sw, t ), q->shape->local );
-	cnDistanceOutput out = cnShapeDistance( &other->geom, xfA, &q->shape->geom, xfB );
+	cnDistanceOutput out = cnShapeDistance( other, xfA, &q->shape->geom, xfB );
 	if ( out.distance <= q->target )
 	{
 		// touching at the start: the contacts of the step took care of it
@@ -143,15 +202,15 @@ static double cnTimeOfImpact( const cnContinuousQuery* q, const cnShape* other, 
 	}
 	bool strict = false;
 	double linear = cnLength( sw->dc );
+	double angular = sw->angle * q->reach;
 	for ( int iter = 0; iter < CN_TOI_ITERATIONS; ++iter )
 	{
 		if ( out.distance < q->target + tolerance )
 		{
 			*normal = out.normal;
-			*point = out.pointA;
 			return t;
 		}
-		double rate = ( strict ? linear : fabs( cnDot( sw->dc, out.normal ) ) ) + sw->angle * q->reach;
+		double rate = ( strict ? linear : fabs( cnDot( sw->dc, out.normal ) ) ) + angular;
 		if ( rate <= 0.0 )
 		{
 			return 1.0;
@@ -162,7 +221,7 @@ static double cnTimeOfImpact( const cnContinuousQuery* q, const cnShape* other, 
 			return 1.0;
 		}
 		xfB = cnMulTransforms( cnSweepTransform( sw, next ), q->shape->local );
-		cnDistanceOutput nextOut = cnShapeDistance( &other->geom, xfA, &q->shape->geom, xfB );
+		cnDistanceOutput nextOut = cnShapeDistance( other, xfA, &q->shape->geom, xfB );
 		if ( nextOut.distance < q->target - tolerance && strict == false )
 		{
 			// overshot: stay at t and advance by the bound that cannot overshoot
@@ -172,119 +231,222 @@ static double cnTimeOfImpact( const cnContinuousQuery* q, const cnShape* other, 
 		t = next;
 		out = nextOut;
 	}
-	return 1.0;
+	// out of iterations (a grazing approach): the pose reached is still apart, stop there
+	*normal = out.normal;
+	return t;
 }
 
-static bool cnContinuousCallback( int32_t proxyId, uint64_t userData, void* context )
+// Sweeps the shape against one convex obstacle (a solid or a triangle) and keeps the hit when the
+// shape passed through: at the end pose it is on the other side of the obstacle, or overlaps it so
+// that the way out is forward. A body the method stopped in front of a surface (its speculative
+// contact) ends on the side it came from and is left alone, so scenes without tunnelling run
+// exactly as they would without these stages.
+static void cnSweepAgainst( cnSweepQuery* q, const cnGeometry* other, cnTransform xfA )
 {
-	(void)proxyId;
-	cnContinuousQuery* q = context;
-	const cnShape* other = q->world->shapes + (int)userData;
-	if ( cnIsSwept( &other->geom ) == false || cnShouldShapesCollide( q->shape, other ) == false )
-	{
-		return true;
-	}
-	cnVec3 normal = cnVec3_zero, point = cnVec3_zero;
-	double t = cnTimeOfImpact( q, other, &normal, &point );
+	cnVec3 normal = cnVec3_zero;
+	double t = cnTimeOfImpact( q, other, xfA, &normal );
 	if ( t >= q->fraction )
 	{
-		return true;
+		return;
 	}
-	// only a pass through counts: the shape's centre ends behind the surface it met. A fast body
-	// that the method stopped in front of the surface (speculative contacts) is left alone, so
-	// scenes without tunnelling run exactly as they would without this stage.
-	if ( cnDot( cnSub( q->endCenter, point ), normal ) < 0.0 )
+	cnDistanceOutput end = cnShapeDistance( other, xfA, &q->shape->geom, q->xfEnd );
+	if ( cnDot( end.normal, normal ) < 0.0 )
 	{
 		q->fraction = t;
+	}
+}
+
+// A mesh or heightfield triangle found under the swept box: a polygon of three vertices and radius
+// 0, placed at its centroid so the distance query works with small numbers.
+static bool cnTriangleCallback( void* context, int triangle, const cnVec3 vertices[3] )
+{
+	(void)triangle;
+	cnSweepQuery* q = context;
+	cnVec3 centroid = cnMulSV( 1.0 / 3.0, cnAdd( vertices[0], cnAdd( vertices[1], vertices[2] ) ) );
+	cnVec3 local[3] = { cnSub( vertices[0], centroid ), cnSub( vertices[1], centroid ), cnSub( vertices[2], centroid ) };
+	cnGeometry g = { 0 };
+	g.type = cnShape_polygon;
+	g.vertexCount = 3;
+	g.vertices = local;
+	cnTransform offset = { centroid, cnQuat_identity };
+	cnSweepAgainst( q, &g, cnMulTransforms( q->xfObstacle, offset ) );
+	return true;
+}
+
+// The box in the frame xf of a box given in world coordinates (the box of its 8 corners).
+static cnAABB cnBoxInFrame( cnTransform xf, cnAABB box )
+{
+	cnAABB out = { { DBL_MAX, DBL_MAX, DBL_MAX }, { -DBL_MAX, -DBL_MAX, -DBL_MAX } };
+	for ( int i = 0; i < 8; ++i )
+	{
+		cnVec3 corner = { ( i & 1 ) ? box.upper.x : box.lower.x, ( i & 2 ) ? box.upper.y : box.lower.y,
+						  ( i & 4 ) ? box.upper.z : box.lower.z };
+		cnVec3 p = cnInvTransformPoint( xf, corner );
+		out.lower = cnMin( out.lower, p );
+		out.upper = cnMax( out.upper, p );
+	}
+	return out;
+}
+
+// Broad-phase callback: a shape whose box overlaps the swept box.
+static bool cnSweepCallback( int32_t proxyId, uint64_t userData, void* context )
+{
+	(void)proxyId;
+	cnSweepQuery* q = context;
+	cnWorld* world = q->world;
+	const cnShape* other = world->shapes + (int)userData;
+	if ( other->body == q->bodyIndex || cnIsObstacle( &other->geom ) == false ||
+		 cnShouldShapesCollide( q->shape, other ) == false )
+	{
+		return true;
+	}
+	const cnBody* body = world->bodies + other->body;
+	if ( q->movable && body->type == cnBody_dynamic && body->isBullet )
+	{
+		// bullets do not stop at bullets: neither has its final pose
+		return true;
+	}
+	if ( world->disabledPairs.count > 0 &&
+		 cnPairMap_Find( &world->disabledPairs, cnPairKey( q->bodyIndex, other->body ) ) >= 0 )
+	{
+		return true;
+	}
+	if ( world->liveJointCount > 0 && cnJointsDisableCollision( world, q->bodyIndex, other->body ) )
+	{
+		return true;
+	}
+
+	q->xfObstacle = cnShapeWorldTransform( body, other );
+	if ( other->geom.type == cnShape_mesh )
+	{
+		cnMeshQuery( other->geom.mesh, cnBoxInFrame( q->xfObstacle, q->box ), cnTriangleCallback, q );
+	}
+	else if ( other->geom.type == cnShape_heightfield )
+	{
+		cnHeightfieldQuery( other->geom.heightfield, cnBoxInFrame( q->xfObstacle, q->box ), cnTriangleCallback, q );
+	}
+	else
+	{
+		cnSweepAgainst( q, &other->geom, q->xfObstacle );
 	}
 	return true;
 }
 
-void cnSolveContinuous( cnWorld* world )
+// Sweeps the body's shapes from its start pose to its current pose against the shapes of the trees
+// (static, and movable for bullets) and moves it back to its earliest time of impact. True when it
+// was moved.
+static bool cnSweepBody( cnWorld* world, int bodyIndex, const cnSweep* sw, bool movable )
 {
-	const cnDynamicTree* staticTree = cnBroadPhase_GetTree( &world->broadPhase, cnProxy_static );
-	if ( staticTree->proxyCount == 0 )
+	cnBody* b = world->bodies + bodyIndex;
+	double target = world->def.linearSlop > 1e-4 ? world->def.linearSlop : 1e-4;
+	cnSweepQuery q = { 0 };
+	q.world = world;
+	q.bodyIndex = bodyIndex;
+	q.sweep = sw;
+	q.target = target;
+	q.fraction = 1.0;
+	for ( int s = b->firstShape; s >= 0; s = world->shapes[s].nextShape )
+	{
+		const cnShape* shape = world->shapes + s;
+		if ( cnIsSwept( &shape->geom ) == false )
+		{
+			continue;
+		}
+		q.shape = shape;
+		// the farthest point of the shape from the centre of mass: the shape's origin's distance
+		// plus the shape's bounding radius about its origin
+		cnVec3 offset = cnSub( shape->local.p, b->localCenter );
+		q.reach = cnLength( offset ) + cnShapeBoundingRadius( &shape->geom );
+		q.xfEnd = cnMulTransforms( b->xf, shape->local );
+
+		// the swept box: the boxes at both ends, widened for the bulge of the turning shape (a point
+		// at r from the centre strays at most r (1 - cos(angle / 2)) <= r angle / 2 from the chord
+		// between its end positions, and never more than r from the centre's line)
+		cnAABB box = cnAABB_Union( cnComputeShapeAABB( &shape->geom, cnMulTransforms( b->xf0, shape->local ) ),
+								   cnComputeShapeAABB( &shape->geom, q.xfEnd ) );
+		double bulge = fmin( 0.5 * sw->angle, 1.0 ) * q.reach;
+		cnVec3 pad = { bulge + target, bulge + target, bulge + target };
+		box.lower = cnSub( box.lower, pad );
+		box.upper = cnAdd( box.upper, pad );
+		q.box = box;
+
+		q.movable = false;
+		cnDynamicTree_Query( cnBroadPhase_GetTree( &world->broadPhase, cnProxy_static ), box, cnSweepCallback, &q );
+		if ( movable )
+		{
+			q.movable = true;
+			cnDynamicTree_Query( cnBroadPhase_GetTree( &world->broadPhase, cnProxy_movable ), box, cnSweepCallback,
+								 &q );
+		}
+	}
+	if ( q.fraction >= 1.0 )
+	{
+		return false;
+	}
+	// back to the pose at the time of impact, velocity kept: that pose is a target separation away
+	// from the surface, so the next step's narrow phase finds the contact and the method stops or
+	// bounces the body there
+	b->xf = cnSweepTransform( sw, q.fraction );
+	b->center = cnMulAdd( sw->c0, q.fraction, sw->dc );
+	world->stats.continuousHitCount += 1;
+	return true;
+}
+
+// A body the stages may sweep: awake, dynamic, with shapes.
+static bool cnIsCandidate( const cnBody* b )
+{
+	return b->alive && b->type == cnBody_dynamic && b->awake && b->firstShape >= 0;
+}
+
+void cnSolveContinuous( cnWorld* world, double timeStep )
+{
+	if ( world->def.enableContinuous == false ||
+		 cnBroadPhase_GetTree( &world->broadPhase, cnProxy_static )->proxyCount == 0 )
 	{
 		return;
 	}
-	double target = world->def.linearSlop > 1e-4 ? world->def.linearSlop : 1e-4;
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
 		cnBody* b = world->bodies + i;
-		if ( b->alive == false || b->type != cnBody_dynamic || b->awake == false || b->firstShape < 0 )
+		if ( cnIsCandidate( b ) == false || b->isBullet )
 		{
 			continue;
 		}
-		cnSweep sw;
-		sw.c0 = b->center0;
-		sw.dc = cnSub( b->center, b->center0 );
-		sw.q0 = b->xf0.q;
-		sw.q1 = b->xf.q;
-		double d = sw.q0.w * sw.q1.w + sw.q0.x * sw.q1.x + sw.q0.y * sw.q1.y + sw.q0.z * sw.q1.z;
-		if ( d < 0.0 )
-		{
-			sw.q1 = (cnQuat){ -sw.q1.w, -sw.q1.x, -sw.q1.y, -sw.q1.z };
-			d = -d;
-		}
-		sw.angle = 2.0 * acos( d < 1.0 ? d : 1.0 );
-		sw.localCenter = b->localCenter;
+		cnSweep sw = cnMakeSweep( b, timeStep );
 
-		// fast: a bullet, or farther than a fraction of its smallest shape's smallest half-size
+		// fast: farther than a fraction of its smallest shape's smallest half-size (the centre's
+		// travel plus the turn times the body's largest extent)
 		double motion = cnLength( sw.dc ) + sw.angle * b->maxExtent;
-		if ( b->isBullet == false )
-		{
-			double inner = DBL_MAX;
-			for ( int s = b->firstShape; s >= 0; s = world->shapes[s].nextShape )
-			{
-				inner = fmin( inner, cnInnerExtent( &world->shapes[s].geom ) );
-			}
-			if ( !( motion > CN_FAST_FRACTION * inner ) )
-			{
-				continue;
-			}
-		}
-		if ( motion <= 0.0 )
-		{
-			continue;
-		}
-
-		cnContinuousQuery q = { 0 };
-		q.world = world;
-		q.sweep = &sw;
-		q.target = target;
-		q.fraction = 1.0;
+		double inner = DBL_MAX;
 		for ( int s = b->firstShape; s >= 0; s = world->shapes[s].nextShape )
 		{
-			const cnShape* shape = world->shapes + s;
-			if ( cnIsSwept( &shape->geom ) == false )
-			{
-				continue;
-			}
-			q.shape = shape;
-			cnVec3 offset = cnSub( cnTransformPoint( shape->local, cnVec3_zero ), b->localCenter );
-			double radius = cnShapeBoundingRadius( &shape->geom );
-			q.reach = cnLength( offset ) + radius;
-			q.endCenter = cnTransformPoint( cnMulTransforms( b->xf, shape->local ), cnVec3_zero );
-
-			// the swept box: the boxes at both ends, widened for the bulge of the turning shape
-			cnAABB box = cnAABB_Union( cnComputeShapeAABB( &shape->geom, cnMulTransforms( b->xf0, shape->local ) ),
-									   cnComputeShapeAABB( &shape->geom, cnMulTransforms( b->xf, shape->local ) ) );
-			double bulge = fmin( 0.5 * sw.angle, 1.0 ) * q.reach;
-			cnVec3 pad = { bulge + target, bulge + target, bulge + target };
-			box.lower = cnSub( box.lower, pad );
-			box.upper = cnAdd( box.upper, pad );
-			cnDynamicTree_Query( staticTree, box, cnContinuousCallback, &q );
+			inner = fmin( inner, cnInnerExtent( &world->shapes[s].geom ) );
 		}
-
-		if ( q.fraction < 1.0 )
+		if ( motion > CN_FAST_FRACTION * inner )
 		{
-			// back to the pose at the time of impact, velocity kept: that pose is a target
-			// separation away from the surface, so the next step's narrow phase finds the contact
-			// and the method stops or bounces the body there
-			cnTransform xf = cnSweepTransform( &sw, q.fraction );
-			b->xf = xf;
-			b->center = cnMulAdd( sw.c0, q.fraction, sw.dc );
-			world->stats.continuousHitCount += 1;
+			cnSweepBody( world, i, &sw, false );
+		}
+	}
+}
+
+void cnSolveBullets( cnWorld* world, double timeStep )
+{
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		cnBody* b = world->bodies + i;
+		if ( cnIsCandidate( b ) == false || b->isBullet == false )
+		{
+			continue;
+		}
+		cnSweep sw = cnMakeSweep( b, timeStep );
+		if ( cnLength( sw.dc ) + sw.angle * b->maxExtent <= 0.0 )
+		{
+			continue;
+		}
+		if ( cnSweepBody( world, i, &sw, true ) )
+		{
+			// the finish stage already moved its boxes to the end pose
+			cnUpdateBodyShapes( world, b, cnMulSV( timeStep, b->v ) );
 		}
 	}
 }
