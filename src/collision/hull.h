@@ -2,6 +2,7 @@
 // Convex hulls (cnHull): the shared object behind hull shapes, its mass properties and support.
 #pragma once
 
+#include "cairn/geometry.h"
 #include "collision/collision.h"
 
 #include <stdatomic.h>
@@ -19,6 +20,10 @@ struct cnHull
 	int faceCount;
 	cnVec3* faceNormals;
 	double* faceOffsets;
+	// vertex loop of face i: faceVertices[faceFirst[i] .. faceFirst[i + 1]), counter-clockwise seen
+	// from outside (faceFirst has faceCount + 1 entries)
+	int* faceFirst;
+	int* faceVertices;
 	// mass properties at unit density: volume, centroid, inertia about the centroid (hull frame)
 	double volume;
 	cnVec3 centroid;
@@ -41,6 +46,9 @@ cnAABB cnHullAABB( const cnHull* hull, cnTransform xf );
 
 /// Mass properties of the solid hull at the given density.
 cnMassData cnHullMass( const cnHull* hull, double density );
+
+/// Index of the face whose outward normal is most aligned with d (hull frame; lowest index on ties).
+int cnHullFace( const cnHull* hull, cnVec3 d );
 
 /// Hull vertex farthest along d (hull frame).
 cnVec3 cnHullSupport( const cnHull* hull, cnVec3 d );
