@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// General convex narrow phase, used for cylinders: GJK/EPA gives the normal and the deepest point,
+// General convex narrow phase, used for cylinders and hulls: GJK/EPA gives the normal and the deepest point,
 // then the supporting features of both shapes along that normal (a face, a segment or a point) are
 // clipped against each other to get a manifold of up to four points, as Jolt's
 // ManifoldBetweenTwoFaces does (the clipping and the reduction to four points are in
@@ -8,6 +8,7 @@
 //
 // Everything is computed in the frame of shape A and moved to the world at the end.
 #include "collision/gjk.h"
+#include "collision/hull.h"
 
 #include <stdint.h>
 
@@ -27,6 +28,15 @@
 // Two segments give two points only when nearly parallel seen along the normal (sine of the
 // angle 0.02, about 1 degree); crossing segments touch at one point.
 #define CN_PARALLEL_SIN 0.02
+// A hull offers its face when the face normal is within about 18 degrees of the direction
+// (cos = 0.95): a face that rests on another surface, or tilts onto it, is clipped whole (its far
+// part drops out by distance). Beyond that the contact is an edge or a vertex, and a face chosen
+// as the clipping reference that far from the normal would misplace the points.
+#define CN_HULL_FACE_COS 0.95
+// Otherwise a hull offers the edge at its supporting vertex most perpendicular to the direction
+// when that edge is within 60 degrees of perpendicular (|cos| <= 0.5), as a capsule offers its
+// segment: a hull tipped onto an edge stands on both ends of it.
+#define CN_HULL_EDGE_COS 0.5
 
 // Id of the GJK/EPA point when it enters the manifold.
 #define CN_WITNESS_ID ( 1u << 24 )
@@ -73,14 +83,88 @@ static const double cnCapSin[CN_CAP_VERTICES] = { 0.0,
 typedef struct cnFeature
 {
 	cnVec3 points[CN_FEATURE_MAX_VERTICES];
-	// vertex ids, unique within the shape type (below 64)
+	// vertex ids, unique within the feature's shape (below 64): they label the feature's vertices
+	// and edges in the clipping keys
 	uint8_t ids[CN_FEATURE_MAX_VERTICES];
 	int count;
 	// polygons: outward unit normal
 	cnVec3 normal;
-	// face id, unique within the shape type (below 8)
+	// face id, unique within the shape (below 8 for the primitives; any size for hulls, whose
+	// faces and edges cnFeatureIdBase folds into the point id)
 	uint32_t faceId;
 } cnFeature;
+
+// Hull feature: the face most aligned with dl (hull frame) when it is within CN_HULL_FACE_COS,
+// else the edge at the supporting vertex most perpendicular to dl, else the vertex alone (count 1).
+// Face vertices are numbered by their place in the face loop; a face of more than
+// CN_FEATURE_MAX_VERTICES vertices offers every few of them, a polygon inscribed in it (like the
+// cylinder cap), and the GJK/EPA point makes up for the part left out.
+static void cnMakeHullFeature( const cnHull* h, cnVec3 dl, cnFeature* f, cnVec3* local, cnVec3* localNormal )
+{
+	int face = cnHullFace( h, dl );
+	if ( cnDot( h->faceNormals[face], dl ) >= CN_HULL_FACE_COS )
+	{
+		int first = h->faceFirst[face], n = h->faceFirst[face + 1] - first;
+		int count = n <= CN_FEATURE_MAX_VERTICES ? n : CN_FEATURE_MAX_VERTICES;
+		for ( int k = 0; k < count; ++k )
+		{
+			local[k] = h->vertices[h->faceVertices[first + k * n / count]];
+			f->ids[k] = (uint8_t)k;
+		}
+		*localNormal = h->faceNormals[face];
+		f->count = count;
+		f->faceId = (uint32_t)face;
+		return;
+	}
+
+	// supporting vertex (lowest index on ties), then its edges: the loop neighbours of it in
+	// every face it belongs to
+	int s = 0;
+	double best = -INFINITY;
+	for ( int i = 0; i < h->vertexCount; ++i )
+	{
+		double d = cnDot( h->vertices[i], dl );
+		if ( d > best )
+		{
+			s = i;
+			best = d;
+		}
+	}
+	int other = -1;
+	double bestCos = CN_HULL_EDGE_COS;
+	for ( int face2 = 0; face2 < h->faceCount; ++face2 )
+	{
+		int first = h->faceFirst[face2], n = h->faceFirst[face2 + 1] - first;
+		for ( int k = 0; k < n; ++k )
+		{
+			if ( h->faceVertices[first + k] != s )
+			{
+				continue;
+			}
+			// the next vertex of the loop; the previous one is the next of the neighbouring face
+			int t = h->faceVertices[first + ( k + 1 ) % n];
+			cnVec3 e = cnNormalize( cnSub( h->vertices[t], h->vertices[s] ) );
+			double c = fabs( cnDot( e, dl ) );
+			if ( c < bestCos || ( c == bestCos && other >= 0 && t < other ) )
+			{
+				other = t;
+				bestCos = c;
+			}
+		}
+	}
+	if ( other < 0 )
+	{
+		return;
+	}
+	// the lower vertex index first, so the same edge is the same feature whichever end supports
+	int v0 = s < other ? s : other, v1 = s < other ? other : s;
+	local[0] = h->vertices[v0];
+	local[1] = h->vertices[v1];
+	f->ids[0] = CN_FEATURE_MAX_VERTICES;
+	f->ids[1] = CN_FEATURE_MAX_VERTICES + 1;
+	f->count = 2;
+	f->faceId = 0x10000u | ( (uint32_t)v0 << 8 ) | (uint32_t)v1;
+}
 
 // Feature of shape g (placed at xf in A's frame) farthest along the unit direction d.
 static void cnMakeFeature( const cnGeometry* g, cnTransform xf, cnVec3 d, cnFeature* f )
@@ -166,6 +250,10 @@ static void cnMakeFeature( const cnGeometry* g, cnTransform xf, cnVec3 d, cnFeat
 			break;
 		}
 
+		case cnShape_hull:
+			cnMakeHullFeature( g->hull, dl, f, local, &localNormal );
+			break;
+
 		default:
 			// spheres (and anything else) touch at a single point
 			break;
@@ -236,6 +324,25 @@ static int cnMakeCandidates( const cnClipVertex* v, int count, cnVec3 refOrigin,
 	return outCount;
 }
 
+// Folds a face id of any size into 6 bits: itself below 64, mixed above (hull faces and edges;
+// two features that fold alike only share warm starts when both appear in turn).
+static uint32_t cnFoldFaceId( uint32_t face )
+{
+	uint32_t x = face < 64u ? face : face * 2654435761u >> 26;
+	return x & 63u;
+}
+
+// The feature bits of a clipped point's id: the incident and reference face ids (low three bits at
+// 17 and 20, the next three at 25 and 28) and which shape is the reference (bit 23). Bit 24 stays
+// the GJK/EPA point's alone. The primitives' face ids are below 8, so their ids keep the layout
+// they always had.
+static uint32_t cnFeatureIdBase( uint32_t incFace, uint32_t refFace, bool refIsA )
+{
+	uint32_t inc = cnFoldFaceId( incFace ), ref = cnFoldFaceId( refFace );
+	return ( ( inc & 7u ) << 17 ) | ( ( ref & 7u ) << 20 ) | ( refIsA ? 0u : 1u << 23 ) | ( ( inc >> 3 ) << 25 ) |
+		   ( ( ref >> 3 ) << 28 );
+}
+
 // Manifold candidates from the two features; 0 when the features give none.
 static int cnClipFeatures( const cnFeature* fa, const cnFeature* fb, cnVec3 n, double maxDistance, cnClipPoint* out )
 {
@@ -296,7 +403,7 @@ static int cnClipFeatures( const cnFeature* fa, const cnFeature* fb, cnVec3 n, d
 	}
 	int clipCount = cnClipPolygon( clipped, inc->count, planes, planeCount, 0.0, scratch );
 
-	uint32_t idBase = ( inc->faceId << 17 ) | ( ref->faceId << 20 ) | ( refIsA ? 0u : 1u << 23 );
+	uint32_t idBase = cnFeatureIdBase( inc->faceId, ref->faceId, refIsA );
 	return cnMakeCandidates( clipped, clipCount, ref->points[0], refNormal, n, refIsA, idBase, maxDistance, out );
 }
 

@@ -3,6 +3,7 @@
 // {x : dot(normal, x) <= offset} of its shape frame, so every candidate point of B is measured
 // exactly by its signed height above the surface; the manifold normal is the plane normal.
 #include "collision/collision.h"
+#include "collision/hull.h"
 
 // A cylinder counts as upright when its axis is within about 0.3 degrees of the plane normal
 // (sine 0.005). It then stands on four rim points fixed in its own frame, which keeps their ids
@@ -47,6 +48,41 @@ static void cnKeepDeepest( const cnPlaneCandidate* c, int count, cnVec3 n, doubl
 		mp->point = cnMulSub( c[best].point, 0.5 * c[best].separation, n );
 		mp->separation = c[best].separation;
 		mp->id = c[best].id;
+	}
+	m->pointCount = kept;
+}
+
+// Hull vertices within maxDistance of the plane, reduced to at most four: the deepest (the first
+// by vertex index within a thousandth of the inner radius of it, so a hull resting on a face keeps
+// the same points and ids from step to step), then the ones spanning the largest area (collide_clip.c).
+// id = the vertex index.
+static void cnCollidePlaneHull( const cnHull* hull, cnVec3 n, double h0, cnVec3 nB, cnTransform xfB,
+								double maxDistance, cnManifold* m )
+{
+	cnClipPoint c[CN_HULL_MAX_VERTICES];
+	int count = 0;
+	for ( int i = 0; i < hull->vertexCount; ++i )
+	{
+		double separation = h0 + cnDot( nB, hull->vertices[i] );
+		if ( separation > maxDistance )
+		{
+			continue;
+		}
+		c[count].point = cnTransformPoint( xfB, hull->vertices[i] );
+		c[count].separation = separation;
+		c[count].id = (uint32_t)i;
+		++count;
+	}
+	int keep[CN_MAX_MANIFOLD_POINTS];
+	int kept = cnReduceManifoldPoints( c, count, n, 1e-3 * hull->innerRadius, 1e-6 * hull->radius, keep );
+	for ( int i = 0; i < kept; ++i )
+	{
+		const cnClipPoint* k = c + keep[i];
+		cnManifoldPoint* mp = m->points + i;
+		// midway between the vertex and its projection onto the plane
+		mp->point = cnMulSub( k->point, 0.5 * k->separation, n );
+		mp->separation = k->separation;
+		mp->id = k->id;
 	}
 	m->pointCount = kept;
 }
@@ -143,6 +179,10 @@ void cnCollidePlane( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, 
 			}
 			break;
 		}
+
+		case cnShape_hull:
+			cnCollidePlaneHull( b->hull, n, h0, nB, xfB, maxDistance, m );
+			return;
 
 		default:
 			return;
