@@ -237,10 +237,12 @@ static double cnTimeOfImpact( const cnSweepQuery* q, const cnGeometry* other, cn
 }
 
 // Sweeps the shape against one convex obstacle (a solid or a triangle) and keeps the hit when the
-// shape passed through: at the end pose it is on the other side of the obstacle, or overlaps it so
-// that the way out is forward. A body the method stopped in front of a surface (its speculative
-// contact) ends on the side it came from and is left alone, so scenes without tunnelling run
-// exactly as they would without these stages.
+// shape passed through or ended deep in it: at the end pose it is on the other side of the obstacle,
+// or overlaps it so that the way out is forward, or overlaps it by more than twice the target
+// separation (the tip of a spinning rod that swung into a plate). A body the method stopped in front
+// of a surface (its speculative contact) ends on the side it came from, at most about linearSlop
+// deep, and is left alone, so scenes without tunnelling run exactly as they would without these
+// stages.
 static void cnSweepAgainst( cnSweepQuery* q, const cnGeometry* other, cnTransform xfA )
 {
 	cnVec3 normal = cnVec3_zero;
@@ -250,7 +252,7 @@ static void cnSweepAgainst( cnSweepQuery* q, const cnGeometry* other, cnTransfor
 		return;
 	}
 	cnDistanceOutput end = cnShapeDistance( other, xfA, &q->shape->geom, q->xfEnd );
-	if ( cnDot( end.normal, normal ) < 0.0 )
+	if ( cnDot( end.normal, normal ) < 0.0 || end.distance < -2.0 * q->target )
 	{
 		q->fraction = t;
 	}
