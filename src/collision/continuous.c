@@ -175,8 +175,9 @@ typedef struct cnSweepQuery
 	cnAABB box;
 	// the movable tree is being queried (bullets)
 	bool movable;
-	// earliest time of impact found (1: none)
+	// earliest time of impact found (1: none) and the normal there, from the obstacle to the shape
 	double fraction;
+	cnVec3 normal;
 	// the obstacle's transform while its triangles are visited
 	cnTransform xfObstacle;
 } cnSweepQuery;
@@ -255,6 +256,7 @@ static void cnSweepAgainst( cnSweepQuery* q, const cnGeometry* other, cnTransfor
 	if ( cnDot( end.normal, normal ) < 0.0 || end.distance < -2.0 * q->target )
 	{
 		q->fraction = t;
+		q->normal = normal;
 	}
 }
 
@@ -390,6 +392,19 @@ static bool cnSweepBody( cnWorld* world, int bodyIndex, const cnSweep* sw, bool 
 	// bounces the body there
 	b->xf = cnSweepTransform( sw, q.fraction );
 	b->center = cnMulAdd( sw->c0, q.fraction, sw->dc );
+	if ( q.fraction == 0.0 )
+	{
+		// stuck: the body started the step at the surface (where the last move back left it) and
+		// the method could not stop it there (a fast spin that its contacts, linear in the pose,
+		// do not follow). Moving back alone would hold it in place with its velocity for ever: it
+		// stops at the surface instead, its approach along the normal and its spin removed.
+		double vn = cnDot( b->v, q.normal );
+		if ( vn < 0.0 )
+		{
+			b->v = cnMulSub( b->v, vn, q.normal );
+		}
+		b->w = cnVec3_zero;
+	}
 	world->stats.continuousHitCount += 1;
 	return true;
 }
