@@ -85,7 +85,7 @@ static int cliCompareDoubles( const void* a, const void* b )
 typedef struct cliBenchSums
 {
 	double contacts, points, awake;
-	double stage[6];
+	double stage[7];
 	int64_t steps;
 	int64_t repeatSteps;
 	int64_t repeatLimit;
@@ -108,6 +108,7 @@ static bool cliBenchAfterStep( cnWorld* world, void* context )
 	sums->stage[3] += s.integrateMs;
 	sums->stage[4] += s.finishMs;
 	sums->stage[5] += s.islandMs;
+	sums->stage[6] += s.continuousMs;
 	sums->steps += 1;
 	sums->repeatSteps += 1;
 	return sums->repeatSteps < sums->repeatLimit;
@@ -170,10 +171,10 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 	double median = repeats % 2 == 1 ? msPerStep[repeats / 2]
 									 : 0.5 * ( msPerStep[repeats / 2 - 1] + msPerStep[repeats / 2] );
 	double n = (double)sums.steps;
-	printf( "%-*s %7d %6lld %9.4f %9.4f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n", nameWidth, name,
-			bodyCount, stepCount, median, msPerStep[0], sums.contacts / n, sums.points / n, sums.awake / n,
-			sums.stage[0] / n, sums.stage[1] / n, sums.stage[2] / n, sums.stage[3] / n, sums.stage[4] / n,
-			sums.stage[5] / n );
+	printf( "%-*s %7d %6lld %9.4f %9.4f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n", nameWidth,
+			name, bodyCount, stepCount, median, msPerStep[0], sums.contacts / n, sums.points / n, sums.awake / n,
+			sums.stage[0] / n, sums.stage[1] / n, sums.stage[2] / n, sums.stage[3] / n, sums.stage[6] / n,
+			sums.stage[4] / n, sums.stage[5] / n );
 	fflush( stdout );
 	free( msPerStep );
 	return CLI_OK;
@@ -246,8 +247,9 @@ int cliBenchMain( int argc, char** argv )
 			"repeats);\n"
 			"contacts, points, awake and the stage columns (ms/step) are averages over all steps\n",
 			repeats, repeats == 1 ? "" : "s", awake ? ", sleeping off" : "" );
-	printf( "%-*s %7s %6s %9s %9s %9s %9s %8s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies", "steps",
-			"median", "min", "contacts", "points", "awake", "broad", "narrow", "solve", "integr", "finish", "island" );
+	printf( "%-*s %7s %6s %9s %9s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies", "steps",
+			"median", "min", "contacts", "points", "awake", "broad", "narrow", "solve", "integr", "contin", "finish",
+			"island" );
 	status = CLI_OK;
 	for ( int i = 0; i < sceneCount && status == CLI_OK; ++i )
 	{
