@@ -169,6 +169,10 @@ typedef struct cnSweepQuery
 	// largest distance from the centre of mass to a point of the shape
 	double reach;
 	double target;
+	// an end pose deeper than this in an obstacle counts as a hit: twice the target, or the shape's
+	// smallest half-size when larger (a velocity-level method may leave a can a centimetre deep in
+	// the floor, and resolves that itself)
+	double deep;
 	// the shape at the end pose
 	cnTransform xfEnd;
 	// the swept box (world)
@@ -239,8 +243,8 @@ static double cnTimeOfImpact( const cnSweepQuery* q, const cnGeometry* other, cn
 
 // Sweeps the shape against one convex obstacle (a solid or a triangle) and keeps the hit when the
 // shape passed through or ended deep in it: at the end pose it is on the other side of the obstacle,
-// or overlaps it so that the way out is forward, or overlaps it by more than twice the target
-// separation (the tip of a spinning rod that swung into a plate). A body the method stopped in front
+// or overlaps it so that the way out is forward, or overlaps it by more than q->deep (the tip of a
+// spinning rod that swung into a plate). A body the method stopped in front
 // of a surface (its speculative contact) ends on the side it came from, at most about linearSlop
 // deep, and is left alone, so scenes without tunnelling run exactly as they would without these
 // stages.
@@ -253,7 +257,7 @@ static void cnSweepAgainst( cnSweepQuery* q, const cnGeometry* other, cnTransfor
 		return;
 	}
 	cnDistanceOutput end = cnShapeDistance( other, xfA, &q->shape->geom, q->xfEnd );
-	if ( cnDot( end.normal, normal ) < 0.0 || end.distance < -2.0 * q->target )
+	if ( cnDot( end.normal, normal ) < 0.0 || end.distance < -q->deep )
 	{
 		q->fraction = t;
 		q->normal = normal;
@@ -362,6 +366,7 @@ static bool cnSweepBody( cnWorld* world, int bodyIndex, const cnSweep* sw, bool 
 		cnVec3 offset = cnSub( shape->local.p, b->localCenter );
 		q.reach = cnLength( offset ) + cnShapeBoundingRadius( &shape->geom );
 		q.xfEnd = cnMulTransforms( b->xf, shape->local );
+		q.deep = fmax( 2.0 * target, cnInnerExtent( &shape->geom ) );
 
 		// the swept box: the boxes at both ends, widened for the bulge of the turning shape (a point
 		// at r from the centre strays at most r (1 - cos(angle / 2)) <= r angle / 2 from the chord
