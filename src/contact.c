@@ -101,6 +101,8 @@ void cnUpdatePairs( cnWorld* world )
 void cnDestroyContact( cnWorld* world, int contactIndex )
 {
 	cnContact* c = world->contacts + contactIndex;
+	// a touching contact that goes (its shape or body destroyed, its pair filtered) ends its touch
+	cnContactEnded( world, c );
 	cnPairMap_Remove( &world->contactMap, c->key );
 	cnFreeContact( c );
 	int last = world->contactCount - 1;
@@ -255,7 +257,8 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 		cnBody* bb = world->bodies + c->bodyB;
 		if ( ba->awake == false && bb->awake == false )
 		{
-			// both asleep or static: the manifold is still valid
+			// both asleep or static: the manifold is still valid (no events: nothing moved)
+			c->approach.speed = 0.0;
 			if ( c->flags & cnContact_touching )
 			{
 				touching += c->manifoldCount;
@@ -301,7 +304,12 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 
 		if ( m->pointCount > 0 )
 		{
-			c->flags |= cnContact_touching;
+			if ( ( c->flags & cnContact_touching ) == 0 )
+			{
+				c->flags |= cnContact_touching;
+				cnContactBegan( world, c );
+			}
+			cnMeasureApproach( world, c );
 			touching += c->manifoldCount;
 			points += cnContactPointCount( c );
 
@@ -317,7 +325,12 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 		}
 		else
 		{
+			if ( c->flags & cnContact_touching )
+			{
+				cnContactEnded( world, c );
+			}
 			c->flags &= ~cnContact_touching;
+			c->approach.speed = 0.0;
 		}
 		i += 1;
 	}

@@ -11,7 +11,23 @@ enum
 {
 	cnContact_touching = 1,
 	cnContact_disjoint = 2,
+	// a begin touch event was reported: the contact owes an end event (contact_events.c)
+	cnContact_reported = 4,
+	// a hit event was reported for the approach under way
+	cnContact_hitReported = 8,
 };
+
+/// The manifold point of a contact that approached fastest at the start of the step, measured by
+/// the narrow phase for hit events (contact_events.c).
+typedef struct cnContactApproach
+{
+	cnVec3 point, normal;
+	// the point relative to each body's centre of mass
+	cnVec3 anchorA, anchorB;
+	// approach speed along the normal (m/s, 0 when not measured) and the point's separation
+	double speed;
+	double separation;
+} cnContactApproach;
 
 /// A potential contact between two shapes whose fat boxes overlap. Persistent across steps so the
 /// manifold's impulses warm start the solver.
@@ -29,6 +45,8 @@ typedef struct cnContact
 	int manifoldCount;
 	int moreCapacity;
 	cnManifold* moreManifolds;
+	// hit events: the fastest approach at the start of this step
+	cnContactApproach approach;
 } cnContact;
 
 /// Manifold k (0 <= k < manifoldCount) of a contact.

@@ -86,6 +86,7 @@ cnWorldDef cnDefaultWorldDef( void )
 	def.timeToSleep = 0.5;
 	def.sleepLinearThreshold = 0.05;
 	def.sleepAngularThreshold = 0.05;
+	def.hitEventThreshold = 1.0;
 	return def;
 }
 
@@ -129,6 +130,8 @@ cnShapeDef cnDefaultShapeDef( void )
 	def.material = 0;
 	def.categoryBits = 1;
 	def.maskBits = UINT64_MAX;
+	def.enableContactEvents = true;
+	def.enableHitEvents = false;
 	return def;
 }
 

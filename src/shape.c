@@ -336,6 +336,8 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->categoryBits = def->categoryBits;
 	s->maskBits = def->maskBits;
 	s->groupIndex = def->groupIndex;
+	s->enableContactEvents = def->enableContactEvents;
+	s->enableHitEvents = def->enableHitEvents;
 
 	s->nextShape = body->firstShape;
 	body->firstShape = index;
@@ -474,6 +476,8 @@ cnShapeDef cnShape_GetDef( const cnWorld* world, cnShapeId id )
 	def.categoryBits = s->categoryBits;
 	def.maskBits = s->maskBits;
 	def.groupIndex = s->groupIndex;
+	def.enableContactEvents = s->enableContactEvents;
+	def.enableHitEvents = s->enableHitEvents;
 	return def;
 }
 

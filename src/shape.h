@@ -17,6 +17,8 @@ typedef struct cnShape
 	cnMaterialId material;
 	uint64_t categoryBits, maskBits;
 	int32_t groupIndex;
+	// contact events for this shape's contacts (contact_events.c)
+	bool enableContactEvents, enableHitEvents;
 	int nextShape;
 	int proxyKey;
 	// tight box at the current pose and the enlarged box stored in the broad phase

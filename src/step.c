@@ -45,8 +45,11 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	{
 		return false;
 	}
+	// contact events: the last step's begin and hit events go (end events are published at the end)
+	cnClearContactEvents( world );
 	if ( timeStep == 0.0 )
 	{
+		cnPublishEndEvents( world );
 		return true;
 	}
 
@@ -81,6 +84,7 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	if ( cnStepMethod( world, timeStep ) == false )
 	{
 		cnArena_Reset( &world->arena );
+		cnPublishEndEvents( world );
 		return false;
 	}
 	s->solveMs = cnLapMs( &mark ) - s->integrateMs;
@@ -92,6 +96,9 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 		cnSolveContinuous( world, timeStep );
 	}
 	s->continuousMs += cnLapMs( &mark );
+
+	// hit events: the contacts the method stopped, from the velocities it left
+	cnCollectHitEvents( world, timeStep );
 
 	// joints: errors and reactions at the new poses, breaks
 	if ( world->liveJointCount > 0 )
@@ -116,6 +123,7 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	s->islandMs = cnLapMs( &mark );
 
 	cnArena_Reset( &world->arena );
+	cnPublishEndEvents( world );
 	world->time += timeStep;
 	world->stepCount += 1;
 	s->stepMs = 1000.0 * ( mark - start );

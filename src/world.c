@@ -36,6 +36,10 @@ static const char* cnCheckWorldDef( const cnWorldDef* def )
 	{
 		return "thresholds must be finite and >= 0";
 	}
+	if ( !( def->hitEventThreshold >= 0.0 ) || !isfinite( def->hitEventThreshold ) )
+	{
+		return "hit event threshold must be finite and >= 0";
+	}
 	return NULL;
 }
 
@@ -100,6 +104,7 @@ void cnDestroyWorld( cnWorld* world )
 		cnFreeContact( world->contacts + i );
 	}
 	free( world->contacts );
+	cnDestroyContactEvents( &world->events );
 	cnDestroyMaterials( world );
 	cnDestroyJoints( world );
 	free( world->forces );

@@ -8,6 +8,7 @@
 #include "body.h"
 #include "collision/broad_phase.h"
 #include "contact.h"
+#include "contact_events.h"
 #include "force.h"
 #include "island.h"
 #include "joints/joint.h"
@@ -44,6 +45,8 @@ struct cnWorld
 	int contactCount;
 	int contactCapacity;
 	cnPairMap contactMap;
+	// the contact events of the last step (contact_events.c)
+	cnContactEventBuffer events;
 
 	cnMaterial* materials;
 	int materialCount;

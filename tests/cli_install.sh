@@ -99,7 +99,7 @@ check "the static programs need no libcairn.so" sh -c "! ldd '$T/pc-cairn-static
 lib="$(ls "$T"/prefix/lib/libcairn.so "$T"/prefix/lib/*/libcairn.so 2>/dev/null | head -1)"
 check "libcairn.so links no parser library" sh -c "! ldd '$lib' | grep -Eq 'cjson|xml2'"
 exported="$(nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' | sort)"
-declared="$(grep -h '^CN_API' "$T"/prefix/include/cairn/cairn.h "$T"/prefix/include/cairn/types.h "$T"/prefix/include/cairn/joint.h "$T"/prefix/include/cairn/geometry.h | grep -o 'cn[A-Za-z_0-9]*(' | sed 's/($//' | sort)"
+declared="$(grep -h '^CN_API' "$T"/prefix/include/cairn/cairn.h "$T"/prefix/include/cairn/types.h "$T"/prefix/include/cairn/joint.h "$T"/prefix/include/cairn/geometry.h "$T"/prefix/include/cairn/query.h | grep -o 'cn[A-Za-z_0-9]*(' | sed 's/($//' | sort)"
 check "libcairn.so exports exactly what cairn.h and types.h declare" test "$exported" = "$declared"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

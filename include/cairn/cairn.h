@@ -22,6 +22,7 @@
 #include "cairn/types.h"
 #include "cairn/joint.h"
 #include "cairn/geometry.h"
+#include "cairn/query.h"
 
 #ifdef __cplusplus
 extern "C" {

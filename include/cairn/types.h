@@ -276,6 +276,9 @@ typedef struct cnWorldDef
 	double sleepLinearThreshold;
 	/// angular speed under which a body counts as resting, rad/s
 	double sleepAngularThreshold;
+	/// a contact whose shapes ask for hit events reports a hit when its points approached faster
+	/// than this at the start of the step in which the method stopped them, m/s (cairn/query.h)
+	double hitEventThreshold;
 } cnWorldDef;
 
 // ---------------------------------------------------------------------------------------------
@@ -407,6 +410,10 @@ typedef struct cnShapeDef
 	uint64_t categoryBits;
 	uint64_t maskBits;
 	int32_t groupIndex;
+	/// begin and end touch events for the contacts of this shape (either shape of a pair asks)
+	bool enableContactEvents;
+	/// hit events for the contacts of this shape (either shape of a pair asks; cairn/query.h)
+	bool enableHitEvents;
 } cnShapeDef;
 
 // ---------------------------------------------------------------------------------------------
