@@ -7,6 +7,7 @@
 // the step start and after every internal step; a new one is located in time on the integrator's
 // dense output, so impacts happen where the surfaces meet. See docs/method-analytic.md.
 #include "error.h"
+#include "methods/contact_time.h"
 #include "methods/penalty.h"
 
 #include <string.h>
@@ -117,6 +118,79 @@ static bool cnFindNewCollisions( cnPenaltySystem* sys, double t, const double* y
 		any = any || found;
 	}
 	return any;
+}
+
+// The time-of-contact search of a collision found at the end of a step: the smallest separation
+// over the flagged contacts' new, fast points at time t on the step's dense output (its rate the
+// point's normal velocity), or the margin when none is within it.
+typedef struct cnCollisionSearch
+{
+	cnPenaltySystem* sys;
+	double* probe;
+	double margin;
+} cnCollisionSearch;
+
+static double cnCollisionGap( void* context, double t, double* rate )
+{
+	cnCollisionSearch* cs = context;
+	cnPenaltySystem* sys = cs->sys;
+	const cnRk* rk = &sys->rk;
+	const double* y = rk->y;
+	if ( t != rk->t )
+	{
+		cnRk_Interpolate( rk, t, cs->probe );
+		y = cs->probe;
+	}
+	cnPenaltyLoadStage( sys, t, y );
+	double gap = cs->margin;
+	*rate = 0.0;
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		cnPenaltyContact* pc = sys->contacts + i;
+		if ( pc->event == false )
+		{
+			continue;
+		}
+		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+		cnManifoldPoint mps[CN_MAX_PAIR_POINTS];
+		int mpCount = cnPenaltyCollide( sys, pc, &a, &b, cs->margin, mps );
+		for ( int k = 0; k < mpCount; ++k )
+		{
+			const cnManifoldPoint* mp = mps + k;
+			double vn = cnNormalVelocity( &a, &b, mp->point, mp->normal );
+			if ( mp->separation < gap && vn < -CN_ANALYTIC_MAX_CONTACT_VELOCITY &&
+				 cnPenaltyWasOverlapping( pc, mp->id ) == false )
+			{
+				gap = mp->separation;
+				*rate = vn;
+			}
+		}
+	}
+	return gap;
+}
+
+// How far apart the points of a flagged contact can have been at the start of a step of length h
+// that ends with them overlapping: twice the distance their fastest points cover at the step's end
+// (the motion bound keeps a step's speed change small), and never less than a micrometre.
+static double cnCollisionMargin( cnPenaltySystem* sys, double h )
+{
+	cnPenaltyLoadStage( sys, sys->rk.t, sys->rk.y );
+	double margin = 1e-6;
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		const cnPenaltyContact* pc = sys->contacts + i;
+		if ( pc->event == false )
+		{
+			continue;
+		}
+		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+		double speed = cnLength( a.v ) + cnLength( a.w ) * sys->world->bodies[pc->bodyA].maxExtent + cnLength( b.v ) +
+					   cnLength( b.w ) * sys->world->bodies[pc->bodyB].maxExtent;
+		margin = fmax( margin, 2.0 * h * speed );
+	}
+	return margin;
 }
 
 // Remembers which points overlap at the state y (time t): only points that start to overlap later
@@ -277,25 +351,30 @@ static bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 			continue;
 		}
 
-		// a new collision inside the last step: bisect the dense output for the moment the surfaces
-		// meet (to 1e-12 of the world step, where the overlap is below a picometre at 10 m/s for
-		// steps of 1/60 s), resolve it there and restart the integrator from that state
-		double ta = rk->tOld, tb = rk->t;
-		memcpy( y, rk->y, (size_t)n * sizeof( double ) );
-		for ( int iter = 0; iter < 64 && tb - ta > 1e-12 * timeStep; ++iter )
+		// a new collision inside the last step: find the moment the surfaces meet on the dense output
+		// (Newton-Raphson on the separation with bisection as fallback, contact_time.c, to 1e-12 m or
+		// 1e-12 of the world step), resolve it there and restart the integrator from that state
+		cnCollisionSearch cs = { &sys, probe, 0.0 };
+		cnContactTimeSearch search = {
+			.lo = rk->tOld,
+			.hi = rk->t,
+			.gTolerance = CN_ANALYTIC_CONTACT_TOLERANCE,
+			.sTolerance = 1e-12 * timeStep,
+			.maxIterations = 64,
+		};
+		cs.margin = cnCollisionMargin( &sys, rk->t - rk->tOld );
+		search.gHi = cnCollisionGap( &cs, rk->t, &search.rateHi );
+		cnFindContactTime( &search, cnCollisionGap, &cs );
+		double tb = search.root;
+		if ( tb < rk->t )
 		{
-			double tm = 0.5 * ( ta + tb );
-			cnRk_Interpolate( rk, tm, probe );
-			if ( cnFindNewCollisions( &sys, tm, probe, true ) )
-			{
-				tb = tm;
-				memcpy( y, probe, (size_t)n * sizeof( double ) );
-			}
-			else
-			{
-				ta = tm;
-			}
+			cnRk_Interpolate( rk, tb, y );
 		}
+		else
+		{
+			memcpy( y, rk->y, (size_t)n * sizeof( double ) );
+		}
+		cnRecordContactTime( world, tb );
 		cnResolveImpacts( &sys, tb, y, points );
 		cnMarkOverlaps( &sys, tb, y );
 		cnRk_Reset( rk, tb, y, rk->h );
@@ -310,6 +389,6 @@ const cnMethodModule cnAnalyticImpulseModule = {
 	.summary = "AERO's analytic impulses at impacts, penalty springs at rest",
 	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidatePenaltySettings,
-	.stateSize = sizeof( cnAdaptiveState ),
+	.stateSize = sizeof( cnContactTimeState ),
 	.step = cnStepAnalyticImpulse,
 };

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "integrate.h"
 #include "methods/constraint.h"
+#include "methods/contact_time.h"
 #include "methods/method.h"
 #include "solvers/rk.h"
 #include "union_find.h"
@@ -1110,17 +1111,38 @@ static void cnCopyJointImpulses( cnConstraintSolver* s, double* to, const double
 	}
 }
 
-// Finds the step size in (0, h) at which the marked pairs reach their impact targets, by
-// Newton-Raphson on the impact function g(step) with the separation rate as its derivative,
-// falling back to bisection whenever Newton leaves the bracket. Leaves the state in y1. The full
-// step (in y1 on entry) is kept when the search cannot make progress, so it never stalls the
-// simulation: when the pair is already at its target at the start (an impulse that the active set
-// dropped left it approaching), or when no step short of the impact is found (g < 0 down to a
-// vanishing step: the feature ids did not match).
+// The impact function after a trial Cash-Karp step of length s from y0 (the time-of-contact
+// search's g(s)); the trial state is left in s->y1.
+typedef struct cnImpactTrial
+{
+	cnConstraintSolver* solver;
+	const double* y0;
+	bool failed;
+} cnImpactTrial;
+
+static double cnImpactAfterStep( void* context, double step, double* rate )
+{
+	cnImpactTrial* trial = context;
+	double error;
+	if ( cnCashKarpStep( trial->solver, trial->y0, step, trial->solver->y1, &error ) == false )
+	{
+		trial->failed = true;
+		*rate = 0.0;
+		return 0.0;
+	}
+	return cnImpactFunction( trial->solver, trial->solver->y1, false, rate );
+}
+
+// Finds the step size in (0, h) at which the marked pairs reach their impact targets: Kleppmann's
+// retry, the step taken again with the length Newton-Raphson on the impact function g(step)
+// proposes (the separation rate as g'), bisection whenever Newton leaves the bracket or slows down
+// (contact_time.c), until |g| <= the root tolerance. Leaves the state in y1. The full step (in y1
+// on entry) is kept when the search cannot make progress, so it never stalls the simulation: when
+// the pair is already at its target at the start (an impulse that the active set dropped left it
+// approaching), or when no step short of the impact is found (g < 0 down to a vanishing step: the
+// feature ids did not match).
 static bool cnFindImpact( cnConstraintSolver* s, const double* y0, double h, double gEnd, double rateEnd, double* step )
 {
-	double lo = 0.0, hi = h;
-	double x = h, g = gEnd, rate = rateEnd;
 	double error;
 	memcpy( s->yFull, s->y1, (size_t)s->n * sizeof( double ) );
 	cnCopyJointImpulses( s, s->fullImpulse, s->trialImpulse );
@@ -1130,38 +1152,27 @@ static bool cnFindImpact( cnConstraintSolver* s, const double* y0, double h, dou
 		*step = h;
 		return true;
 	}
-	for ( int iteration = 0; iteration < CN_CONSTRAINT_MAX_IMPACT_ITERATIONS; ++iteration )
+	cnContactTimeSearch search = {
+		.lo = 0.0,
+		.hi = h,
+		.gHi = gEnd,
+		.rateHi = rateEnd,
+		.gTolerance = s->rootTolerance,
+		.sTolerance = 1e-14 * h,
+		.maxIterations = CN_CONSTRAINT_MAX_IMPACT_ITERATIONS,
+	};
+	cnImpactTrial trial = { s, y0, false };
+	cnContactTimeStatus status = cnFindContactTime( &search, cnImpactAfterStep, &trial );
+	if ( trial.failed )
 	{
-		double next = rate < 0.0 ? x - g / rate : -1.0;
-		if ( !( next > lo && next < hi ) )
-		{
-			next = 0.5 * ( lo + hi );
-		}
-		x = next;
-		if ( cnCashKarpStep( s, y0, x, s->y1, &error ) == false )
-		{
-			return false;
-		}
-		g = cnImpactFunction( s, s->y1, false, &rate );
-		if ( fabs( g ) <= s->rootTolerance )
-		{
-			*step = x;
-			return true;
-		}
-		if ( g > 0.0 )
-		{
-			lo = x;
-		}
-		else
-		{
-			hi = x;
-		}
-		if ( hi - lo <= 1e-14 * h )
-		{
-			break;
-		}
+		return false;
 	}
-	if ( lo == 0.0 )
+	if ( status == cnContactTime_found )
+	{
+		*step = search.root;
+		return true;
+	}
+	if ( search.lo == 0.0 )
 	{
 		*step = h;
 		memcpy( s->y1, s->yFull, (size_t)s->n * sizeof( double ) );
@@ -1169,8 +1180,8 @@ static bool cnFindImpact( cnConstraintSolver* s, const double* y0, double h, dou
 		return true;
 	}
 	// no convergence: stop just before the impact
-	*step = lo;
-	return cnCashKarpStep( s, y0, lo, s->y1, &error );
+	*step = search.lo;
+	return cnCashKarpStep( s, y0, search.lo, s->y1, &error );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1295,8 +1306,10 @@ static bool cnCreateSolver( cnWorld* world, cnConstraintSolver* s )
 	double slop = world->def.linearSlop;
 	s->contactTolerance = slop > 1e-5 ? slop : 1e-5;
 	s->penetrationTolerance = 0.2 * s->contactTolerance;
-	s->rootTolerance = 1e-3 * s->penetrationTolerance;
-	s->impactTolerance = 2.0 * s->rootTolerance;
+	// the search stops within 1 nm of the target (at the default slop): 1e-10 s at 10 m/s; points
+	// within 2 um of theirs take part in the impact (the window of simultaneous impacts)
+	s->rootTolerance = 1e-6 * s->penetrationTolerance;
+	s->impactTolerance = 2e-3 * s->penetrationTolerance;
 	s->restSpeed = CN_CONSTRAINT_REST_SPEED;
 	double omega = 2.0 * CN_PI * world->def.settings.constraint.stabilizationHertz;
 	s->stiffness = omega * omega;
@@ -1411,6 +1424,10 @@ static bool cnAdvance( cnConstraintSolver* s, double timeStep )
 				memcpy( s->y1, s->yFull, (size_t)s->n * sizeof( double ) );
 				cnCopyJointImpulses( s, s->trialImpulse, s->fullImpulse );
 			}
+			else if ( step < full )
+			{
+				cnRecordContactTime( world, t + step );
+			}
 		}
 
 		memcpy( s->y, s->y1, (size_t)s->n * sizeof( double ) );
@@ -1480,6 +1497,6 @@ const cnMethodModule cnConstraintModule = {
 	.summary = "Kleppmann's constraint forces, impacts at the time of contact (frictionless)",
 	.flags = cnMethodFlag_adaptive | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidateConstraint,
-	.stateSize = sizeof( cnAdaptiveState ),
+	.stateSize = sizeof( cnContactTimeState ),
 	.step = cnStepConstraint,
 };

@@ -9,8 +9,10 @@
 #include "collision/hull.h"
 #include "collision/mesh.h"
 #include "error.h"
+#include "methods/contact_time.h"
 #include "methods/penalty.h"
 
+#include <float.h>
 #include <string.h>
 
 // Below this distance from zeta = 1 the two closed forms of the restitution are replaced by their
@@ -493,6 +495,29 @@ static void cnPenaltyKeepPoint( const cnPenaltySystem* sys, cnPenaltyContact* pc
 	}
 }
 
+// The normal force of a point in contact over its stiffness, k d - c v_n over k, as a length, or
+// the depth d where that is smaller (the force is zero for d <= 0 whatever the dashpot); its rate
+// -v_n into rate (the dashpot term's own rate, -(c / k) times the normal acceleration, left out:
+// the time-of-contact search only needs the rate as a guide).
+static double cnForceGap( const cnPenaltyContact* pc, const cnPenaltyBody* a, const cnPenaltyBody* b,
+						  const cnManifoldPoint* mp, double* rate )
+{
+	const double omega = 2.0 * CN_PI * CN_PENALTY_FREQUENCY;
+	cnVec3 rA = cnSub( mp->point, a->center ), rB = cnSub( mp->point, b->center );
+	cnVec3 vrel = cnSub( cnAdd( b->v, cnCross( b->w, rB ) ), cnAdd( a->v, cnCross( a->w, rA ) ) );
+	double vn = cnDot( vrel, mp->normal );
+	double depth = -mp->separation;
+	*rate = -vn;
+	double mEff = cnPenaltyEffectiveMass( a, b, mp->point, mp->normal );
+	if ( !( mEff > 0.0 ) )
+	{
+		return depth;
+	}
+	double k = pc->stiffness > 0.0 ? pc->stiffness : mEff * omega * omega;
+	double c = pc->damping > 0.0 ? pc->damping : 2.0 * pc->dampingRatio * sqrt( k * mEff );
+	return fmin( depth, depth - ( c / k ) * vn );
+}
+
 // Largest speed and acceleration of a point of a body at the loaded stage (fixed bodies: zero).
 static void cnPointMotion( const cnPenaltySystem* sys, int bodyIndex, const cnPenaltyBody* p, double* speed,
 						   double* accel )
@@ -541,6 +566,22 @@ void cnPenaltyRefresh( cnPenaltySystem* sys, double tEnd )
 			for ( int k = 0; k < count; ++k )
 			{
 				cnPenaltyKeepPoint( sys, pc, &a, &b, found + k );
+			}
+		}
+
+		// how each point's force can switch within the step: on if it is apart now, off if it pushes
+		double rate;
+		cnPenaltyStagePoints( sys, pc, &a, &b, found );
+		for ( int k = 0; k < pc->pointCount; ++k )
+		{
+			pc->switching[k] = cnPenaltySwitch_none;
+			if ( found[k].separation > 0.0 )
+			{
+				pc->switching[k] = cnPenaltySwitch_onset;
+			}
+			else if ( cnForceGap( pc, &a, &b, found + k, &rate ) > 0.0 )
+			{
+				pc->switching[k] = cnPenaltySwitch_release;
 			}
 		}
 	}
@@ -940,6 +981,157 @@ void cnPenaltyFinish( cnPenaltySystem* sys, const double* y )
 	}
 }
 
+// The switch search's g(t) at time t on the step's dense output: the smallest, over the step's
+// points whose force can switch, of the separation (a point apart at the step start) or of
+// cnForceGap (a point pushing then), with its rate; DBL_MAX when there are none.
+typedef struct cnSwitchSearch
+{
+	cnPenaltySystem* sys;
+	double* probe;
+	/// out: the kind of switch of the point with the smallest gap at the last evaluation
+	cnPenaltySwitch kind;
+} cnSwitchSearch;
+
+static double cnSwitchGap( void* context, double t, double* rate )
+{
+	cnSwitchSearch* ss = context;
+	cnPenaltySystem* sys = ss->sys;
+	const cnRk* rk = &sys->rk;
+	const double* y = rk->y;
+	if ( t != rk->t )
+	{
+		cnRk_Interpolate( rk, t, ss->probe );
+		y = ss->probe;
+	}
+	cnPenaltyLoadStage( sys, t, y );
+	double gap = DBL_MAX;
+	*rate = 0.0;
+	for ( int i = 0; i < sys->contactCount; ++i )
+	{
+		const cnPenaltyContact* pc = sys->contacts + i;
+		bool any = false;
+		for ( int k = 0; k < pc->pointCount; ++k )
+		{
+			any = any || pc->switching[k] != cnPenaltySwitch_none;
+		}
+		if ( any == false )
+		{
+			continue;
+		}
+		cnPenaltyBody a = cnPenaltyGetBody( sys, pc->bodyA );
+		cnPenaltyBody b = cnPenaltyGetBody( sys, pc->bodyB );
+		cnManifoldPoint points[CN_MAX_PAIR_POINTS];
+		int count = cnPenaltyStagePoints( sys, pc, &a, &b, points );
+		for ( int k = 0; k < count; ++k )
+		{
+			const cnManifoldPoint* mp = points + k;
+			double value, speed;
+			if ( pc->switching[k] == cnPenaltySwitch_onset )
+			{
+				value = mp->separation;
+				cnForceGap( pc, &a, &b, mp, &speed );
+				speed = -speed;
+			}
+			else if ( pc->switching[k] == cnPenaltySwitch_release )
+			{
+				value = cnForceGap( pc, &a, &b, mp, &speed );
+			}
+			else
+			{
+				continue;
+			}
+			if ( value < gap )
+			{
+				gap = value;
+				*rate = speed;
+				ss->kind = pc->switching[k];
+			}
+		}
+	}
+	return gap;
+}
+
+bool cnPenaltyLocateSwitch( cnPenaltySystem* sys, double t0, const double* start, double hMax, double* probe )
+{
+	cnRk* rk = &sys->rk;
+	cnSwitchSearch ss = { sys, probe, cnPenaltySwitch_none };
+	double rate;
+	double g = cnSwitchGap( &ss, rk->t, &rate );
+	if ( g > 0.0 )
+	{
+		return true;
+	}
+
+	// a point's force switched within the step: Newton-Raphson on its gap along the dense output,
+	// bisection as fallback, for the first moment one crossed zero
+	double t1 = rk->t;
+	cnContactTimeSearch search = {
+		.lo = t0,
+		.hi = t1,
+		.gHi = g,
+		.rateHi = rate,
+		.gTolerance = CN_PENALTY_SWITCH_TOLERANCE,
+		.sTolerance = 1e-12 * sys->timeStep,
+		.maxIterations = 64,
+	};
+	cnFindContactTime( &search, cnSwitchGap, &ss );
+	double tc = search.root;
+	if ( search.g > 0.0 )
+	{
+		// just short of the switch: step over it by twice the remaining gap, so the retried step
+		// ends with the force on its new branch and the next step starts there
+		double t = search.rate < 0.0 ? tc - 2.0 * search.g / search.rate : search.hi;
+		tc = search.hi;
+		if ( t > search.root && t < search.hi && cnSwitchGap( &ss, t, &rate ) <= 0.0 )
+		{
+			tc = t;
+		}
+	}
+
+	// nothing to gain from a retry that ends where the step began or where it ended
+	if ( !( tc - t0 > 1e-9 * sys->timeStep ) || !( tc < t1 ) )
+	{
+		return true;
+	}
+
+	// the retry: the same step from the same start and points, cut at the switch (a shorter step
+	// than one just accepted, so it is accepted in turn unless the error happens to grow). The dense
+	// output fits the whole step, the force after the switch included, so the retried step can end
+	// a little short of the switch: then it is taken again, longer by twice the gap left (Newton on
+	// the retried step's own gap, as Kleppmann's retries)
+	double proposal = rk->h;
+	for ( int attempt = 0; attempt < 4; ++attempt )
+	{
+		cnRk_Reset( rk, t0, start, tc - t0 );
+		if ( cnRk_Step( rk, tc, hMax ) != cnRk_accepted )
+		{
+			return false;
+		}
+		if ( rk->t != tc )
+		{
+			break;
+		}
+		g = cnSwitchGap( &ss, tc, &rate );
+		if ( g <= 0.0 )
+		{
+			if ( ss.kind == cnPenaltySwitch_onset )
+			{
+				// a contact began here: its time is kept for the tests (contact_time.h)
+				cnRecordContactTime( sys->world, tc );
+			}
+			break;
+		}
+		double next = rate < 0.0 ? tc - 2.0 * g / rate : t1;
+		if ( !( next > tc && next < t1 ) )
+		{
+			break;
+		}
+		tc = next;
+	}
+	rk->h = fmax( rk->h, proposal );
+	return true;
+}
+
 static bool cnStepPenalty( cnWorld* world, double timeStep )
 {
 	cnPenaltySystem sys;
@@ -953,6 +1145,12 @@ static bool cnStepPenalty( cnWorld* world, double timeStep )
 	double last = ( (cnAdaptiveState*)world->methodState )->lastStep;
 	double h = last > 0.0 ? fmin( last, timeStep ) : timeStep;
 	cnRk_Reset( &sys.rk, 0.0, sys.y0, h );
+	double* start = cnArena_Alloc( &world->arena, (size_t)( sys.n > 0 ? sys.n : 1 ) * sizeof( double ) );
+	double* probe = cnArena_Alloc( &world->arena, (size_t)( sys.n > 0 ? sys.n : 1 ) * sizeof( double ) );
+	if ( start == NULL || probe == NULL )
+	{
+		return cnSetError( cnError_outOfMemory, "out of memory in the penalty step" );
+	}
 	int steps = 0;
 	while ( sys.bodyCount > 0 && sys.rk.t < timeStep )
 	{
@@ -972,7 +1170,10 @@ static bool cnStepPenalty( cnWorld* world, double timeStep )
 			cnPenaltySampleJoints( &sys, sys.rk.t );
 		}
 		double hMax = cnPenaltyStepBound( &sys, sys.rk.y );
-		if ( cnRk_Step( &sys.rk, timeStep, hMax ) != cnRk_accepted )
+		double t0 = sys.rk.t;
+		memcpy( start, sys.rk.y, (size_t)sys.n * sizeof( double ) );
+		if ( cnRk_Step( &sys.rk, timeStep, hMax ) != cnRk_accepted ||
+			 cnPenaltyLocateSwitch( &sys, t0, start, hMax, probe ) == false )
 		{
 			return cnSetError( cnError_stepFailed, "penalty: step size underflow at t = %g (error tolerance %g not reachable)",
 							   world->time + sys.rk.t, world->def.settings.penalty.errorTolerance );
@@ -997,6 +1198,6 @@ const cnMethodModule cnPenaltyModule = {
 	.summary = "contact springs under adaptive Dormand-Prince RK5(4) (AERO)",
 	.flags = cnMethodFlag_adaptive | cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_joints,
 	.validate = cnValidatePenaltySettings,
-	.stateSize = sizeof( cnAdaptiveState ),
+	.stateSize = sizeof( cnContactTimeState ),
 	.step = cnStepPenalty,
 };

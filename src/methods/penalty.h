@@ -46,6 +46,14 @@
 /// Analytic-impulse: points closer than this (m) take part in a collision (simultaneous impacts).
 #define CN_ANALYTIC_TOUCH_DISTANCE 1e-6
 
+/// Analytic-impulse: a collision's time of contact is searched until the separation of its first
+/// point is within this (m) of zero (or the search's bracket is below 1e-12 of the world step).
+#define CN_ANALYTIC_CONTACT_TOLERANCE 1e-12
+
+/// Penalty: the switch of a point's force (its contact's onset or release) is searched until its
+/// gap is within this (m) of zero, on the far side (or the bracket is below 1e-12 of the world step).
+#define CN_PENALTY_SWITCH_TOLERANCE 1e-12
+
 /// Internal steps allowed per world step before the step is declared failed.
 #define CN_PENALTY_MAX_STEPS 200000
 
@@ -92,6 +100,17 @@ typedef enum cnPenaltySurface
 	/// centre of the rounding, towards the other body
 	cnPenaltySurface_round,
 } cnPenaltySurface;
+
+/// How a contact point's normal force can switch within an internal step.
+typedef enum cnPenaltySwitch
+{
+	/// overlapping but not pushing at the step start (the dashpot cancels the spring), or no point
+	cnPenaltySwitch_none = 0,
+	/// apart at the step start: the force switches on where the separation crosses zero
+	cnPenaltySwitch_onset,
+	/// pushing at the step start: the force switches off where k d - c v_n (or d) reaches zero
+	cnPenaltySwitch_release,
+} cnPenaltySwitch;
 
 /// A contact point held fixed over one internal step: the two surface points as material points of
 /// their bodies, so that the contact force is a smooth function of the state within the step (the
@@ -140,6 +159,10 @@ typedef struct cnPenaltyContact
 	/// the points of the current internal step (CN_MAX_PAIR_POINTS slots), set by cnPenaltyRefresh
 	cnPenaltyPoint* points;
 	int pointCount;
+	/// penalty: per point of the current internal step, whether its force can switch within the
+	/// step (cnPenaltyLocateSwitch): cnPenaltySwitch_onset for a point apart (separation > 0) at the
+	/// step start, cnPenaltySwitch_release for one pushing then (k d - c v_n > 0)
+	uint8_t switching[CN_MAX_PAIR_POINTS];
 	/// analytic-impulse: feature ids of the points that overlapped at the last accepted state
 	uint32_t overlapIds[CN_MAX_PAIR_POINTS];
 	int overlapCount;
@@ -301,6 +324,16 @@ void cnPenaltyJointModes( const cnPenaltySystem* sys );
 /// At the state y at the step's end: the last sample, and each joint's row impulses over the step
 /// into joint->impulses (cnFinishJoints turns them into reactions over the world step).
 void cnPenaltyEndJoints( cnPenaltySystem* sys, double t, const double* y );
+
+/// Penalty: after an accepted internal step from (t0, start), whether the normal force of one of its
+/// points switched within it: a point apart at the step start overlaps at its end (the onset of the
+/// contact, the kink of k d and the jump of the dashpot's -c v_n), or one pushing at the start has
+/// let go (the kink where k d - c v_n reaches zero). If so the first such moment is found on the
+/// dense output (Newton-Raphson on the separation, or on d - (c / k) v_n, with bisection as fallback;
+/// contact_time.c) and the step is taken again from start, ending there (Kleppmann's retry), so the
+/// switch falls on a step boundary and every step integrates a smooth force. Returns false on
+/// step-size underflow.
+bool cnPenaltyLocateSwitch( cnPenaltySystem* sys, double t0, const double* start, double hMax, double* probe );
 
 /// Analytic-impulse: the collision impulse of one contact point at p with unit normal n (from A to
 /// B), applied to the velocities of a and b in place when the point approaches faster than vMax:
