@@ -1,13 +1,207 @@
 // SPDX-License-Identifier: MIT
-// Triangle meshes: construction with validation, bounds, mass properties. (Skeleton: the tree, the
-// solidity check and the volume integrals land with the mesh layer.)
+// Triangle meshes: construction with validation, the solidity check (closed, manifold, outward),
+// edge adjacency and active edges, bounds and exact mass properties by the divergence theorem.
+// The bounding volume tree and the queries through it are in mesh_tree.c.
 #include "collision/mesh.h"
 
 #include "error.h"
 
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+// A directed triangle edge, sorted by its undirected key to find the triangles sharing it.
+typedef struct cnMeshEdge
+{
+	int lo, hi;
+	int triangle, k;
+} cnMeshEdge;
+
+static int cnCompareEdges( const void* pa, const void* pb )
+{
+	const cnMeshEdge* a = pa;
+	const cnMeshEdge* b = pb;
+	if ( a->lo != b->lo )
+	{
+		return a->lo < b->lo ? -1 : 1;
+	}
+	if ( a->hi != b->hi )
+	{
+		return a->hi < b->hi ? -1 : 1;
+	}
+	if ( a->triangle != b->triangle )
+	{
+		return a->triangle < b->triangle ? -1 : 1;
+	}
+	return a->k < b->k ? -1 : ( a->k > b->k ? 1 : 0 );
+}
+
+static void cnFreeMesh( cnMesh* m )
+{
+	free( m->vertices );
+	free( m->triangles );
+	free( m->normals );
+	free( m->neighbors );
+	free( m->edgeFlags );
+	free( m->vertexOwner );
+	free( m->nodes );
+	free( m->order );
+	free( m );
+}
+
+bool cnIsActiveEdge( const cnVec3 v[3], cnVec3 n, int k, cnVec3 nn, cnVec3 c )
+{
+	// convex: the neighbour bends away below this face's plane; coplanar and concave edges are
+	// internal (the faces on both sides already give every contact they can)
+	return cnDot( n, nn ) < CN_ACTIVE_EDGE_COS && cnDot( cnSub( c, v[k] ), n ) < 0.0;
+}
+
+// Keeps the triangles that span an area: no repeated index, and a cross product of the two edges
+// above 1e-14 of the longest edge squared (a sliver thinner than that has no usable normal).
+static int cnKeepTriangles( const cnVec3* vertices, const int* indices, int triangleCount, int* kept )
+{
+	int count = 0;
+	for ( int t = 0; t < triangleCount; ++t )
+	{
+		int i0 = indices[3 * t], i1 = indices[3 * t + 1], i2 = indices[3 * t + 2];
+		if ( i0 == i1 || i1 == i2 || i2 == i0 )
+		{
+			continue;
+		}
+		cnVec3 e1 = cnSub( vertices[i1], vertices[i0] ), e2 = cnSub( vertices[i2], vertices[i0] );
+		cnVec3 e3 = cnSub( vertices[i2], vertices[i1] );
+		double longest = fmax( cnLengthSquared( e1 ), fmax( cnLengthSquared( e2 ), cnLengthSquared( e3 ) ) );
+		if ( cnLength( cnCross( e1, e2 ) ) <= 1e-14 * longest )
+		{
+			continue;
+		}
+		kept[3 * count] = i0;
+		kept[3 * count + 1] = i1;
+		kept[3 * count + 2] = i2;
+		++count;
+	}
+	return count;
+}
+
+// Pairs the triangles across each edge (neighbors) and records the first defect in sorted edge
+// order: an open edge (one triangle), a non-manifold edge (three or more) or two triangles
+// running the same way along an edge (inconsistent winding). False when out of memory.
+static bool cnLinkEdges( cnMesh* m, bool* closed )
+{
+	int n = 3 * m->triangleCount;
+	cnMeshEdge* edges = malloc( (size_t)n * sizeof( cnMeshEdge ) );
+	if ( edges == NULL )
+	{
+		return false;
+	}
+	for ( int t = 0; t < m->triangleCount; ++t )
+	{
+		for ( int k = 0; k < 3; ++k )
+		{
+			int a = m->triangles[3 * t + k], b = m->triangles[3 * t + ( k + 1 ) % 3];
+			edges[3 * t + k] = ( cnMeshEdge ){ a < b ? a : b, a < b ? b : a, t, k };
+			m->neighbors[3 * t + k] = -1;
+		}
+	}
+	qsort( edges, (size_t)n, sizeof( cnMeshEdge ), cnCompareEdges );
+
+	*closed = true;
+	for ( int i = 0; i < n; )
+	{
+		int j = i + 1;
+		while ( j < n && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi )
+		{
+			++j;
+		}
+		const cnMeshEdge* e = edges + i;
+		// the edge as its first triangle runs it
+		int from = m->triangles[3 * e->triangle + e->k], to = m->triangles[3 * e->triangle + ( e->k + 1 ) % 3];
+		if ( j - i == 2 )
+		{
+			const cnMeshEdge* f = edges + i + 1;
+			int fromF = m->triangles[3 * f->triangle + f->k];
+			if ( fromF == from )
+			{
+				if ( *closed )
+				{
+					snprintf( m->defect, sizeof( m->defect ),
+							  "triangles %d and %d both run edge (%d, %d) the same way: their winding is inconsistent",
+							  e->triangle, f->triangle, from, to );
+				}
+				*closed = false;
+			}
+			else
+			{
+				m->neighbors[3 * e->triangle + e->k] = f->triangle;
+				m->neighbors[3 * f->triangle + f->k] = e->triangle;
+			}
+		}
+		else if ( *closed )
+		{
+			if ( j - i == 1 )
+			{
+				snprintf( m->defect, sizeof( m->defect ), "open edge (%d, %d) of triangle %d: the mesh is not closed",
+						  from, to, e->triangle );
+			}
+			else
+			{
+				snprintf( m->defect, sizeof( m->defect ),
+						  "edge (%d, %d) is shared by %d triangles: the mesh is not manifold", from, to, j - i );
+			}
+			*closed = false;
+		}
+		else
+		{
+			*closed = false;
+		}
+		i = j;
+	}
+	free( edges );
+	return true;
+}
+
+// Volume, centroid and inertia about the centroid of the closed surface at unit density, by the
+// divergence theorem: the solid is the signed sum of the tetrahedra joining a reference point r to
+// each triangle. Tetrahedron (r, a, b, c) with d = a . (b x c) (relative to r) has volume d/6, first
+// moment d/24 (a + b + c) and second moment (covariance) d/120 (a a^T + b b^T + c c^T + s s^T)
+// with s = a + b + c (Tonon 2004; Kallay 2006). The inertia is trace(C) I - C of the covariance C
+// moved to the centroid. Every step is exact for a box up to rounding.
+static void cnMeshIntegrals( cnMesh* m )
+{
+	cnVec3 r = cnMulSV( 0.5, cnAdd( m->bounds.lower, m->bounds.upper ) );
+	double volume = 0.0;
+	cnVec3 first = cnVec3_zero;
+	cnMat3 cov = cnMat3_zero;
+	for ( int t = 0; t < m->triangleCount; ++t )
+	{
+		cnVec3 a = cnSub( m->vertices[m->triangles[3 * t]], r );
+		cnVec3 b = cnSub( m->vertices[m->triangles[3 * t + 1]], r );
+		cnVec3 c = cnSub( m->vertices[m->triangles[3 * t + 2]], r );
+		double d = cnDot( a, cnCross( b, c ) );
+		cnVec3 s = cnAdd( a, cnAdd( b, c ) );
+		volume += d / 6.0;
+		first = cnMulAdd( first, d / 24.0, s );
+		const cnVec3 p[4] = { a, b, c, s };
+		for ( int k = 0; k < 4; ++k )
+		{
+			cnMat3 outer = { cnMulSV( p[k].x, p[k] ), cnMulSV( p[k].y, p[k] ), cnMulSV( p[k].z, p[k] ) };
+			cov = cnAddMM( cov, cnMulSM( d / 120.0, outer ) );
+		}
+	}
+	m->volume = volume;
+	if ( volume <= 0.0 )
+	{
+		m->centroid = r;
+		m->inertia = cnMat3_zero;
+		return;
+	}
+	cnVec3 c = cnMulSV( 1.0 / volume, first );
+	cnMat3 shift = { cnMulSV( volume * c.x, c ), cnMulSV( volume * c.y, c ), cnMulSV( volume * c.z, c ) };
+	cov = cnAddMM( cov, cnMulSM( -1.0, shift ) );
+	double trace = cov.cx.x + cov.cy.y + cov.cz.z;
+	m->inertia = cnAddMM( cnDiagonal( trace, trace, trace ), cnMulSM( -1.0, cov ) );
+	m->centroid = cnAdd( r, c );
+}
 
 cnMesh* cnCreateMesh( const cnVec3* vertices, int vertexCount, const int* indices, int triangleCount )
 {
@@ -37,35 +231,103 @@ cnMesh* cnCreateMesh( const cnVec3* vertices, int vertexCount, const int* indice
 		}
 	}
 	cnMesh* m = calloc( 1, sizeof( cnMesh ) );
-	if ( m != NULL )
+	if ( m == NULL )
 	{
-		m->vertices = malloc( (size_t)vertexCount * sizeof( cnVec3 ) );
-		m->triangles = malloc( (size_t)triangleCount * 3 * sizeof( int ) );
+		cnSetError( cnError_outOfMemory, "out of memory" );
+		return NULL;
 	}
-	if ( m == NULL || m->vertices == NULL || m->triangles == NULL )
+	size_t tn = (size_t)triangleCount;
+	m->vertices = malloc( (size_t)vertexCount * sizeof( cnVec3 ) );
+	m->triangles = malloc( tn * 3 * sizeof( int ) );
+	m->normals = malloc( tn * sizeof( cnVec3 ) );
+	m->neighbors = malloc( tn * 3 * sizeof( int ) );
+	m->edgeFlags = malloc( tn );
+	m->vertexOwner = malloc( (size_t)vertexCount * sizeof( int ) );
+	if ( m->vertices == NULL || m->triangles == NULL || m->normals == NULL || m->neighbors == NULL ||
+		 m->edgeFlags == NULL || m->vertexOwner == NULL )
 	{
-		if ( m != NULL )
-		{
-			free( m->vertices );
-			free( m->triangles );
-			free( m );
-		}
+		cnFreeMesh( m );
 		cnSetError( cnError_outOfMemory, "out of memory" );
 		return NULL;
 	}
 	atomic_init( &m->refCount, 1 );
 	memcpy( m->vertices, vertices, (size_t)vertexCount * sizeof( cnVec3 ) );
-	memcpy( m->triangles, indices, (size_t)triangleCount * 3 * sizeof( int ) );
 	m->vertexCount = vertexCount;
-	m->triangleCount = triangleCount;
+	m->triangleCount = cnKeepTriangles( vertices, indices, triangleCount, m->triangles );
+	if ( m->triangleCount == 0 )
+	{
+		cnFreeMesh( m );
+		cnSetError( cnError_invalidArgument, "every one of the mesh's %d triangles is degenerate (no area)",
+					triangleCount );
+		return NULL;
+	}
 	m->bounds.lower = m->bounds.upper = vertices[0];
 	for ( int i = 1; i < vertexCount; ++i )
 	{
 		m->bounds.lower = cnMin( m->bounds.lower, vertices[i] );
 		m->bounds.upper = cnMax( m->bounds.upper, vertices[i] );
 	}
-	m->solid = false;
-	snprintf( m->defect, sizeof( m->defect ), "solidity is not checked yet" );
+	for ( int i = 0; i < vertexCount; ++i )
+	{
+		m->vertexOwner[i] = -1;
+	}
+	for ( int t = 0; t < m->triangleCount; ++t )
+	{
+		const int* tri = m->triangles + 3 * t;
+		cnVec3 e1 = cnSub( vertices[tri[1]], vertices[tri[0]] ), e2 = cnSub( vertices[tri[2]], vertices[tri[0]] );
+		m->normals[t] = cnNormalize( cnCross( e1, e2 ) );
+		for ( int k = 0; k < 3; ++k )
+		{
+			if ( m->vertexOwner[tri[k]] < 0 )
+			{
+				m->vertexOwner[tri[k]] = t;
+			}
+		}
+	}
+
+	// solidity: closed and manifold with consistent winding, then outward (positive volume)
+	bool closed;
+	if ( cnLinkEdges( m, &closed ) == false || cnMeshBuildTree( m ) == false )
+	{
+		cnFreeMesh( m );
+		cnSetError( cnError_outOfMemory, "out of memory" );
+		return NULL;
+	}
+	cnMeshIntegrals( m );
+	m->solid = closed && m->volume > 0.0;
+	if ( closed && m->volume <= 0.0 )
+	{
+		snprintf( m->defect, sizeof( m->defect ),
+				  "the triangles are wound inward (signed volume %g <= 0): reverse every triangle", m->volume );
+	}
+	else if ( closed )
+	{
+		m->defect[0] = '\0';
+	}
+
+	// active edges: open ones, and convex ones sharper than CN_ACTIVE_EDGE_COS
+	for ( int t = 0; t < m->triangleCount; ++t )
+	{
+		const int* tri = m->triangles + 3 * t;
+		cnVec3 v[3] = { vertices[tri[0]], vertices[tri[1]], vertices[tri[2]] };
+		uint8_t flags = 0;
+		for ( int k = 0; k < 3; ++k )
+		{
+			int nb = m->neighbors[3 * t + k];
+			if ( nb < 0 )
+			{
+				flags |= (uint8_t)( 1u << k );
+				continue;
+			}
+			const int* o = m->triangles + 3 * nb;
+			cnVec3 c = cnMulSV( 1.0 / 3.0, cnAdd( vertices[o[0]], cnAdd( vertices[o[1]], vertices[o[2]] ) ) );
+			if ( cnIsActiveEdge( v, m->normals[t], k, m->normals[nb], c ) )
+			{
+				flags |= (uint8_t)( 1u << k );
+			}
+		}
+		m->edgeFlags[t] = flags;
+	}
 	return m;
 }
 
@@ -84,9 +346,7 @@ void cnMeshRelease( const cnMesh* mesh )
 	cnMesh* m = (cnMesh*)mesh;
 	if ( atomic_fetch_sub( &m->refCount, 1 ) == 1 )
 	{
-		free( m->vertices );
-		free( m->triangles );
-		free( m );
+		cnFreeMesh( m );
 	}
 }
 
@@ -148,31 +408,4 @@ cnMassData cnMeshMass( const cnMesh* mesh, double density )
 	md.center = mesh->centroid;
 	md.inertia = cnMulSM( mesh->solid ? density : 0.0, mesh->inertia );
 	return md;
-}
-
-// (Skeleton: every triangle is tested; the tree replaces this.)
-void cnMeshQuery( const cnMesh* mesh, cnAABB box, cnTriangleFn* fn, void* context )
-{
-	for ( int t = 0; t < mesh->triangleCount; ++t )
-	{
-		cnVec3 v[3] = { mesh->vertices[mesh->triangles[3 * t]], mesh->vertices[mesh->triangles[3 * t + 1]],
-						mesh->vertices[mesh->triangles[3 * t + 2]] };
-		cnAABB tb = { cnMin( v[0], cnMin( v[1], v[2] ) ), cnMax( v[0], cnMax( v[1], v[2] ) ) };
-		if ( cnAABB_Overlaps( tb, box ) && fn( context, t, v ) == false )
-		{
-			return;
-		}
-	}
-}
-
-bool cnMeshRayCast( const cnMesh* mesh, cnVec3 origin, cnVec3 translation, double maxFraction, double* fraction,
-					cnVec3* normal )
-{
-	(void)mesh;
-	(void)origin;
-	(void)translation;
-	(void)maxFraction;
-	(void)fraction;
-	(void)normal;
-	return false;
 }
