@@ -44,6 +44,8 @@ static void cnFreeMesh( cnMesh* m )
 	free( m->neighbors );
 	free( m->edgeFlags );
 	free( m->vertexOwner );
+	free( m->fanStart );
+	free( m->fan );
 	free( m->nodes );
 	free( m->order );
 	free( m );
@@ -243,8 +245,10 @@ cnMesh* cnCreateMesh( const cnVec3* vertices, int vertexCount, const int* indice
 	m->neighbors = malloc( tn * 3 * sizeof( int ) );
 	m->edgeFlags = malloc( tn );
 	m->vertexOwner = malloc( (size_t)vertexCount * sizeof( int ) );
+	m->fanStart = calloc( (size_t)vertexCount + 1, sizeof( int ) );
+	m->fan = malloc( tn * 3 * sizeof( int ) );
 	if ( m->vertices == NULL || m->triangles == NULL || m->normals == NULL || m->neighbors == NULL ||
-		 m->edgeFlags == NULL || m->vertexOwner == NULL )
+		 m->edgeFlags == NULL || m->vertexOwner == NULL || m->fanStart == NULL || m->fan == NULL )
 	{
 		cnFreeMesh( m );
 		cnSetError( cnError_outOfMemory, "out of memory" );
@@ -284,6 +288,29 @@ cnMesh* cnCreateMesh( const cnVec3* vertices, int vertexCount, const int* indice
 			}
 		}
 	}
+
+	// the triangle fans around the vertices (counting sort by vertex)
+	for ( int k = 0; k < 3 * m->triangleCount; ++k )
+	{
+		m->fanStart[m->triangles[k] + 1] += 1;
+	}
+	for ( int i = 0; i < vertexCount; ++i )
+	{
+		m->fanStart[i + 1] += m->fanStart[i];
+	}
+	int* cursor = malloc( (size_t)vertexCount * sizeof( int ) );
+	if ( cursor == NULL )
+	{
+		cnFreeMesh( m );
+		cnSetError( cnError_outOfMemory, "out of memory" );
+		return NULL;
+	}
+	memcpy( cursor, m->fanStart, (size_t)vertexCount * sizeof( int ) );
+	for ( int k = 0; k < 3 * m->triangleCount; ++k )
+	{
+		m->fan[cursor[m->triangles[k]]++] = k / 3;
+	}
+	free( cursor );
 
 	// solidity: closed and manifold with consistent winding, then outward (positive volume)
 	bool closed;

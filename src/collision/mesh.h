@@ -46,6 +46,9 @@ struct cnMesh
 	uint8_t* edgeFlags;
 	// a triangle using each vertex (the first), so a walk over triangles visits a vertex once
 	int* vertexOwner;
+	// the triangles around vertex v: fan[fanStart[v] .. fanStart[v + 1])
+	int* fanStart;
+	int* fan;
 	// bounding volume tree (mesh_tree.c): nodes[0] is the root; leaves refer to order[]
 	int nodeCount;
 	cnMeshNode* nodes;
