@@ -43,6 +43,20 @@ CN_API bool cnOutputFile_Commit( cnOutputFile* file );
 /// allowed).
 CN_API void cnDestroyOutputFile( cnOutputFile* file );
 
+// ---------------------------------------------------------------------------------------------
+// meshes and heightfields from files
+
+/// Reads a triangle mesh from an OBJ, STL or PLY file (assimp: faces triangulated, every mesh of the
+/// file merged under its node transforms, vertices at the same position welded), each coordinate
+/// multiplied by scale; NULL with the file and the reason in cnGetError (missing file, no triangles,
+/// assimp's message, cnCreateMesh's).
+CN_API cnMesh* cnLoadMesh( const char* path, cnVec3 scale );
+
+/// Reads a heightfield of sizeX by sizeY metres from a 16-bit (or 8-bit) grayscale PNG: one sample
+/// per pixel, height = heightScale * value / largest value of the depth, the image's top row at +y
+/// (columns along +x); NULL with the file and the reason in cnGetError.
+CN_API cnHeightfield* cnLoadHeightfieldPng( const char* path, double sizeX, double sizeY, double heightScale );
+
 #ifdef __cplusplus
 }
 #endif
