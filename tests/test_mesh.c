@@ -517,6 +517,18 @@ static void testRestOnMeshFloor( void )
 		restResult r = dropOnFloor( configs + 0, floor, cases[c].sd, start, cases[c].q, time );
 		CHECK( reportRest( cases[c].name, "impulse", r, cases[c].height, 0.01 ) );
 	}
+
+	// a hull (the corners of a box of half height 0.2, its frame's origin off its centre) the same
+	cnVec3 corners[8];
+	boxCorners( cnV3( 0.3, 0.25, 0.2 ), cnV3( 0.1, 0.05, 0.0 ), corners );
+	cnHull* hull = cnCreateHull( corners, 8 );
+	CHECK( hull != NULL );
+	cnShapeDef hd = cnDefaultShapeDef();
+	hd.type = cnShape_hull;
+	hd.hull = hull;
+	restResult r = dropOnFloor( configs + 0, floor, hd, cnV3( 0.25, -0.5, 0.25 ), yaw, time );
+	CHECK( reportRest( "hull", "impulse", r, 0.2, 0.01 ) );
+	cnReleaseHull( hull );
 	cnReleaseMesh( floor );
 }
 

@@ -413,6 +413,8 @@ typedef struct cnConvexQuery
 	double maxDistance;
 	// the convex's bounding radius: the scale of tolerances
 	double radius;
+	// the convex's centre (a hull's centroid; the origin of the others), for the one-sided test
+	cnVec3 centre;
 	cnPointList* list;
 } cnConvexQuery;
 
@@ -508,7 +510,7 @@ static bool cnConvexTriangle( void* context, int t, const cnVec3 v[3] )
 {
 	cnConvexQuery* q = context;
 	cnVec3 fn = cnTriangleNormal( v );
-	if ( cnLengthSquared( fn ) == 0.0 || cnDot( cnSub( q->xf.p, v[0] ), fn ) < 0.0 )
+	if ( cnLengthSquared( fn ) == 0.0 || cnDot( cnSub( q->centre, v[0] ), fn ) < 0.0 )
 	{
 		// no normal, or the convex's centre is behind the triangle: one-sided triangles ignore it
 		return true;
@@ -586,7 +588,8 @@ static void cnCollideConvexSource( const cnSource* source, const cnGeometry* g, 
 	cnVec3 grow = cnV3( maxDistance, maxDistance, maxDistance );
 	box.lower = cnSub( box.lower, grow );
 	box.upper = cnAdd( box.upper, grow );
-	cnConvexQuery q = { g, xf, source, maxDistance, cnShapeBoundingRadius( g ), list };
+	cnVec3 centre = g->type == cnShape_hull ? cnTransformPoint( xf, g->hull->centroid ) : xf.p;
+	cnConvexQuery q = { g, xf, source, maxDistance, cnShapeBoundingRadius( g ), centre, list };
 	*scale = q.radius;
 	cnSourceQuery( source, box, cnConvexTriangle, &q );
 }
