@@ -21,11 +21,12 @@ extern "C" {
 #define CN_RECORDING_MAGIC "CAIRNREC"
 
 /// Newest version of the byte layout this build writes and reads. Version 2 added polygon shapes,
-/// version 3 each shape's appearance (finish, index of refraction, texture), version 4 the joints;
+/// version 3 each shape's appearance (finish, index of refraction, texture), version 4 the joints,
+/// version 5 the surfaces of hulls, meshes and heightfields (vertices and triangles);
 /// the writer writes the oldest version that holds what it records (1 without polygons, appearance
 /// or joints: the layouts are then the same), so older readers keep reading those files. The reader
 /// reads versions 1 to CN_RECORDING_VERSION.
-#define CN_RECORDING_VERSION 4
+#define CN_RECORDING_VERSION 5
 
 /// The first version that can hold polygon shapes.
 #define CN_RECORDING_VERSION_POLYGON 2
@@ -35,6 +36,15 @@ extern "C" {
 
 /// The first version that holds joints (each shape's appearance included, as in version 3).
 #define CN_RECORDING_VERSION_JOINTS 4
+
+/// The first version that holds hull, mesh and heightfield shapes (as their triangulated surfaces).
+#define CN_RECORDING_VERSION_SURFACES 5
+
+/// Most vertices of a recorded surface (hull, mesh, heightfield).
+#define CN_RECORDING_MAX_SURFACE_VERTICES ( 1 << 24 )
+
+/// Most triangles of a recorded surface.
+#define CN_RECORDING_MAX_SURFACE_TRIANGLES ( 1 << 24 )
 
 /// Longest texture file name a recording holds (bytes).
 #define CN_RECORDING_MAX_TEXTURE 4096
@@ -62,7 +72,8 @@ typedef struct cnRecordedShape
 	/// plane normal (body frame) and offset: dot(n, x) = offset
 	cnVec3 normal;
 	double offset;
-	/// polygon: vertexCount vertices (x, y, 0) in the shape frame, owned by the recording (valid until
+	/// polygon: vertexCount vertices (x, y, 0) in the shape frame; hull, mesh and heightfield: the
+	/// vertices of its surface in the shape frame; owned by the recording (valid until
 	/// cnDestroyRecording); 0 and NULL for the other types
 	int vertexCount;
 	const cnVec3* vertices;
@@ -74,6 +85,10 @@ typedef struct cnRecordedShape
 	double ior;
 	/// texture image file name, owned by the recording ("" when none)
 	const char* texture;
+	/// hull, mesh and heightfield: triangleCount triangles of 3 indices into vertices, counter-clockwise
+	/// seen from outside (from above for a heightfield), owned by the recording; 0 and NULL otherwise
+	int triangleCount;
+	const int* triangles;
 } cnRecordedShape;
 
 /// A joint as stored in a recording (version 4): the recorded bodies it joins and its two anchors,
@@ -203,6 +218,10 @@ CN_API int cnRecording_GetShapeCount( const cnRecording* recording, int body );
 
 /// A shape of a body (a zero sphere when out of range).
 CN_API cnRecordedShape cnRecording_GetShape( const cnRecording* recording, int body, int shape );
+
+/// How far a recorded shape reaches from its own frame's origin (the radius of the ball about that
+/// origin that holds it); 0 for a plane, which has no size.
+CN_API double cnRecordedShape_GetReach( const cnRecordedShape* shape );
 
 /// Transform of a body's frame at a frame (identity when out of range).
 CN_API cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int frame, int body );

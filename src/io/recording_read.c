@@ -34,9 +34,12 @@ struct cnRecording
 	cnRecordedBody* bodies;
 	cnRecordedShape* shapes;
 	int shapeCount;
-	// the vertices of every polygon, in shape order; each polygon shape points into this array
+	// the vertices of every polygon and surface, in shape order; each such shape points into this array
 	cnVec3* vertices;
 	size_t vertexCount;
+	// the triangles of every surface (hull, mesh, heightfield: version 5), 3 indices each, in shape order
+	int* triangles;
+	size_t triangleCount;
 	// texture names of the shapes (version 3), one allocation each; NULL entries read as ""
 	char** textures;
 	double* times;
@@ -109,9 +112,16 @@ static const char* cnReadShape( const uint8_t* p, uint32_t version, cnRecordedSh
 	{
 		return "is a polygon, which this format version cannot hold";
 	}
+	bool surface = type == (uint32_t)cnShape_hull || type == (uint32_t)cnShape_mesh || type == (uint32_t)cnShape_heightfield;
+	if ( surface && version < CN_RECORDING_VERSION_SURFACES )
+	{
+		return "is a hull, mesh or heightfield, which this format version cannot hold";
+	}
 	s->type = (cnShapeType)type;
 	s->vertexCount = 0;
 	s->vertices = NULL;
+	s->triangleCount = 0;
+	s->triangles = NULL;
 	s->finish = cnFinish_plastic;
 	s->ior = 1.5;
 	s->texture = "";
@@ -143,9 +153,113 @@ static const char* cnReadShape( const uint8_t* p, uint32_t version, cnRecordedSh
 			return cnLengthSquared( s->normal ) > 0.5 ? NULL : "is a plane without a unit normal";
 		case cnShape_polygon:
 			return s->radius > 0.0 ? NULL : "is a polygon of edge radius <= 0";
+		case cnShape_hull:
+		case cnShape_mesh:
+		case cnShape_heightfield:
+			// the surface that follows is checked by cnReadSurface
+			return NULL;
 		default:
 			return "has an unknown shape type";
 	}
+}
+
+// Reads the surface that follows a hull, mesh or heightfield record (version 5): vertices into
+// rec->vertices and triangles into rec->triangles. False with "truncated: ..." or "corrupt: ..." in
+// reason when it is invalid.
+static bool cnReadSurface( cnReader* r, cnRecording* rec, size_t* vertexCapacity, size_t* triangleCapacity,
+						   cnRecordedShape* shape, char* reason, size_t reasonCapacity )
+{
+	const uint8_t* p = cnReader_Take( r, 4 );
+	uint32_t n = p != NULL ? cnGetU32( p ) : 0;
+	if ( p == NULL || n < 3 || n > CN_RECORDING_MAX_SURFACE_VERTICES )
+	{
+		snprintf( reason, reasonCapacity, p == NULL ? "truncated: the file ends before the surface's vertex count"
+													: "corrupt: the surface has %u vertices (allowed: 3 to %d)",
+				  n, CN_RECORDING_MAX_SURFACE_VERTICES );
+		return false;
+	}
+	// checked before allocating: the count cannot ask for more memory than the file holds
+	const uint8_t* list = cnReader_Take( r, (size_t)n * cn_recVertexBytes );
+	if ( list == NULL )
+	{
+		snprintf( reason, reasonCapacity, "truncated: the file ends inside the surface's %u vertices", n );
+		return false;
+	}
+	if ( rec->vertexCount + n > *vertexCapacity )
+	{
+		size_t capacity = *vertexCapacity < 64 ? 64 : *vertexCapacity;
+		while ( capacity < rec->vertexCount + n )
+		{
+			capacity *= 2;
+		}
+		cnVec3* vertices = realloc( rec->vertices, sizeof( cnVec3 ) * capacity );
+		if ( vertices == NULL )
+		{
+			snprintf( reason, reasonCapacity, "out of memory" );
+			return false;
+		}
+		rec->vertices = vertices;
+		*vertexCapacity = capacity;
+	}
+	for ( uint32_t k = 0; k < n; ++k )
+	{
+		cnVec3 v = cnV3( cnGetF64( list ), cnGetF64( list + 8 ), cnGetF64( list + 16 ) );
+		list += cn_recVertexBytes;
+		if ( cnIsValidVec3( v ) == false )
+		{
+			snprintf( reason, reasonCapacity, "corrupt: surface vertex %u is not finite", k );
+			return false;
+		}
+		rec->vertices[rec->vertexCount + k] = v;
+	}
+
+	p = cnReader_Take( r, 4 );
+	uint32_t m = p != NULL ? cnGetU32( p ) : 0;
+	if ( p == NULL || m < 1 || m > CN_RECORDING_MAX_SURFACE_TRIANGLES )
+	{
+		snprintf( reason, reasonCapacity, p == NULL ? "truncated: the file ends before the surface's triangle count"
+													: "corrupt: the surface has %u triangles (allowed: 1 to %d)",
+				  m, CN_RECORDING_MAX_SURFACE_TRIANGLES );
+		return false;
+	}
+	list = cnReader_Take( r, (size_t)m * 12 );
+	if ( list == NULL )
+	{
+		snprintf( reason, reasonCapacity, "truncated: the file ends inside the surface's %u triangles", m );
+		return false;
+	}
+	if ( rec->triangleCount + m > *triangleCapacity )
+	{
+		size_t capacity = *triangleCapacity < 64 ? 64 : *triangleCapacity;
+		while ( capacity < rec->triangleCount + m )
+		{
+			capacity *= 2;
+		}
+		int* triangles = realloc( rec->triangles, sizeof( int ) * 3 * capacity );
+		if ( triangles == NULL )
+		{
+			snprintf( reason, reasonCapacity, "out of memory" );
+			return false;
+		}
+		rec->triangles = triangles;
+		*triangleCapacity = capacity;
+	}
+	for ( uint32_t k = 0; k < 3 * m; ++k )
+	{
+		uint32_t index = cnGetU32( list + 4 * k );
+		if ( index >= n )
+		{
+			snprintf( reason, reasonCapacity, "corrupt: surface triangle %u has vertex index %u (of %u vertices)", k / 3,
+					  index, n );
+			return false;
+		}
+		rec->triangles[3 * rec->triangleCount + k] = (int)index;
+	}
+	rec->vertexCount += n;
+	rec->triangleCount += m;
+	shape->vertexCount = (int)n;
+	shape->triangleCount = (int)m;
+	return true;
 }
 
 // Reads the vertex list that follows a polygon's shape record into rec->vertices and sets the
@@ -392,7 +506,7 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 		return false;
 	}
 	int shapeCapacity = 0;
-	size_t vertexCapacity = 0;
+	size_t vertexCapacity = 0, triangleCapacity = 0;
 	for ( uint32_t i = 0; i < bodyCount; ++i )
 	{
 		cnRecordedBody* body = rec->bodies + i;
@@ -489,19 +603,32 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 							   body->name );
 				return false;
 			}
+			bool surface = shape->type == cnShape_hull || shape->type == cnShape_mesh || shape->type == cnShape_heightfield;
+			if ( surface && cnReadSurface( &r, rec, &vertexCapacity, &triangleCapacity, shape, polygonError,
+										   sizeof( polygonError ) ) == false )
+			{
+				cnSetError( cnError_badInput, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,
+							body->name );
+				return false;
+			}
 			rec->shapeCount += 1;
 		}
 	}
 	// the vertex array no longer moves: point every polygon at its vertices, stored in shape order;
 	// likewise every shape at its texture name
-	size_t nextVertex = 0;
+	size_t nextVertex = 0, nextTriangle = 0;
 	for ( int k = 0; k < rec->shapeCount; ++k )
 	{
 		rec->shapes[k].texture = rec->textures[k] != NULL ? rec->textures[k] : "";
-		if ( rec->shapes[k].type == cnShape_polygon )
+		if ( rec->shapes[k].vertexCount > 0 )
 		{
 			rec->shapes[k].vertices = rec->vertices + nextVertex;
 			nextVertex += (size_t)rec->shapes[k].vertexCount;
+		}
+		if ( rec->shapes[k].triangleCount > 0 )
+		{
+			rec->shapes[k].triangles = rec->triangles + 3 * nextTriangle;
+			nextTriangle += (size_t)rec->shapes[k].triangleCount;
 		}
 	}
 	if ( version >= CN_RECORDING_VERSION_JOINTS && cnReadJoints( &r, rec, path ) == false )
@@ -663,6 +790,7 @@ void cnDestroyRecording( cnRecording* recording )
 	free( recording->textures );
 	free( recording->shapes );
 	free( recording->vertices );
+	free( recording->triangles );
 	free( recording->times );
 	free( recording->transforms );
 	for ( int i = 0; recording->jointNames != NULL && i < recording->jointCount; ++i )
@@ -808,4 +936,33 @@ bool cnRecording_GetJointAnchors( const cnRecording* recording, int frame, int j
 		*anchorB = b;
 	}
 	return ok;
+}
+
+double cnRecordedShape_GetReach( const cnRecordedShape* s )
+{
+	switch ( s->type )
+	{
+		case cnShape_sphere:
+			return s->radius;
+		case cnShape_box:
+			return cnLength( s->halfExtents );
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			return s->radius + s->halfHeight;
+		case cnShape_polygon:
+		case cnShape_hull:
+		case cnShape_mesh:
+		case cnShape_heightfield:
+		{
+			double reach = 0.0;
+			for ( int k = 0; k < s->vertexCount; ++k )
+			{
+				reach = fmax( reach, cnLength( s->vertices[k] ) );
+			}
+			// a polygon's edges are thickened by its radius
+			return reach + ( s->type == cnShape_polygon ? s->radius : 0.0 );
+		}
+		default:
+			return 0.0;
+	}
 }

@@ -148,6 +148,11 @@ static cnShapeDef cnShapeDefForRecording( cnShapeDef def )
 			out.vertexCount = def.vertexCount;
 			out.vertices = def.vertices;
 			break;
+		case cnShape_hull:
+		case cnShape_mesh:
+		case cnShape_heightfield:
+			// the surface follows the record (cnDescribeSurface)
+			break;
 		default:
 			break;
 	}
@@ -199,6 +204,90 @@ static bool cnNeedsAppearance( const cnRecorder* r )
 	return needs;
 }
 
+// Whether a recorded body has a hull, mesh or heightfield: then the file needs version 5.
+static bool cnNeedsSurfaces( const cnRecorder* r )
+{
+	bool needs = false;
+	for ( int i = 0; i < r->bodyCount && needs == false; ++i )
+	{
+		int count = cnBody_GetShapeCount( r->world, r->bodies[i] );
+		cnShapeId* shapes = malloc( sizeof( cnShapeId ) * (size_t)( count > 0 ? count : 1 ) );
+		count = shapes != NULL ? cnBody_GetShapes( r->world, r->bodies[i], shapes, count ) : 0;
+		for ( int j = 0; j < count && needs == false; ++j )
+		{
+			cnShapeType type = cnShape_GetDef( r->world, shapes[j] ).type;
+			needs = type == cnShape_hull || type == cnShape_mesh || type == cnShape_heightfield;
+		}
+		free( shapes );
+	}
+	return needs;
+}
+
+// Writes the triangulated surface of a hull, mesh or heightfield shape (version 5): the vertex count
+// and vertices, then the triangle count and 3 indices per triangle. A heightfield's cells are split
+// as the collision splits them (cnHeightfieldQuery): (i, j) (i+1, j) (i+1, j+1) and (i, j) (i+1, j+1)
+// (i, j+1).
+static void cnDescribeSurface( cnBytes* b, const cnShapeDef* def )
+{
+	if ( def->type == cnShape_heightfield )
+	{
+		const cnHeightfield* h = def->heightfield;
+		int columns = cnHeightfield_GetColumnCount( h ), rows = cnHeightfield_GetRowCount( h );
+		cnVec3 size = cnHeightfield_GetSize( h );
+		cnBytes_U32( b, (uint32_t)( columns * rows ) );
+		for ( int j = 0; j < rows; ++j )
+		{
+			for ( int i = 0; i < columns; ++i )
+			{
+				cnBytes_F64( b, -0.5 * size.x + i * size.x / ( columns - 1 ) );
+				cnBytes_F64( b, -0.5 * size.y + j * size.y / ( rows - 1 ) );
+				cnBytes_F64( b, cnHeightfield_GetHeight( h, i, j ) );
+			}
+		}
+		cnBytes_U32( b, (uint32_t)( 2 * ( columns - 1 ) * ( rows - 1 ) ) );
+		for ( int j = 0; j + 1 < rows; ++j )
+		{
+			for ( int i = 0; i + 1 < columns; ++i )
+			{
+				uint32_t v00 = (uint32_t)( j * columns + i ), v10 = v00 + 1, v01 = v00 + (uint32_t)columns, v11 = v01 + 1;
+				uint32_t t[6] = { v00, v10, v11, v00, v11, v01 };
+				for ( int k = 0; k < 6; ++k )
+				{
+					cnBytes_U32( b, t[k] );
+				}
+			}
+		}
+		return;
+	}
+	bool hull = def->type == cnShape_hull;
+	int vertexCount = hull ? cnHull_GetVertexCount( def->hull ) : cnMesh_GetVertexCount( def->mesh );
+	int triangleCount = hull ? cnHull_GetTriangleCount( def->hull ) : cnMesh_GetTriangleCount( def->mesh );
+	cnBytes_U32( b, (uint32_t)vertexCount );
+	for ( int k = 0; k < vertexCount; ++k )
+	{
+		cnVec3 v = hull ? cnHull_GetVertex( def->hull, k ) : cnMesh_GetVertex( def->mesh, k );
+		cnBytes_F64( b, v.x );
+		cnBytes_F64( b, v.y );
+		cnBytes_F64( b, v.z );
+	}
+	cnBytes_U32( b, (uint32_t)triangleCount );
+	for ( int k = 0; k < triangleCount; ++k )
+	{
+		int t[3];
+		if ( hull )
+		{
+			cnHull_GetTriangle( def->hull, k, t );
+		}
+		else
+		{
+			cnMesh_GetTriangle( def->mesh, k, t );
+		}
+		cnBytes_U32( b, (uint32_t)t[0] );
+		cnBytes_U32( b, (uint32_t)t[1] );
+		cnBytes_U32( b, (uint32_t)t[2] );
+	}
+}
+
 // Describes the recorded bodies and their shapes into b after the fixed header; returns the format
 // version they need (1 unless a polygon needs 2, an appearance 3 or a joint 4), or 0 with the error
 // set.
@@ -213,8 +302,9 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 	cnShapeId shapes[shapeCapacity];
 	// the file is version 1 unless a polygon needs version 2, an appearance version 3 or a joint
 	// version 4, so older readers keep reading it
-	uint32_t version = r->jointCount > 0 ? CN_RECORDING_VERSION_JOINTS
-										 : ( cnNeedsAppearance( r ) ? CN_RECORDING_VERSION_APPEARANCE : 1 );
+	uint32_t version = cnNeedsSurfaces( r ) ? CN_RECORDING_VERSION_SURFACES
+					   : r->jointCount > 0	  ? CN_RECORDING_VERSION_JOINTS
+											  : ( cnNeedsAppearance( r ) ? CN_RECORDING_VERSION_APPEARANCE : 1 );
 	int badPolygonBody = -1;
 	for ( int i = 0; i < r->bodyCount && badPolygonBody < 0; ++i )
 	{
@@ -286,6 +376,10 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 					cnBytes_F64( b, def.vertices[k].y );
 					cnBytes_F64( b, def.vertices[k].z );
 				}
+			}
+			if ( def.type == cnShape_hull || def.type == cnShape_mesh || def.type == cnShape_heightfield )
+			{
+				cnDescribeSurface( b, &def );
 			}
 		}
 		if ( list != shapes )

@@ -2,7 +2,9 @@
 // The JSON scene loader's bodies: their names, shapes, forces and torques (scene_json.c reads the
 // rest of the file; json_read.h the values).
 #include "io/json_read.h"
+#include "io/scene_json_geometry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +133,39 @@ static const char* const cnRoundKeys[] = { "type",      "radius",   "half_height
 										   "euler_deg", "material", "category",    "mask",     "group" };
 static const char* const cnPlaneKeys[] = { "type",      "normal",   "offset",   "position", "orientation",
 										   "euler_deg", "material", "category", "mask",     "group" };
+static const char* const cnHullKeys[] = { "type",		 "points",	 "file",	 "scale", "position",
+										  "orientation", "euler_deg", "material", "category", "mask",
+										  "group" };
+static const char* const cnMeshKeys[] = { "type",		 "file",	  "scale",	  "vertices", "triangles", "position",
+										  "orientation", "euler_deg", "material", "category", "mask",	   "group" };
+static const char* const cnHeightfieldKeys[] = { "type",	 "size",		"heights",	 "file",	 "height_scale", "position",
+												 "orientation", "euler_deg", "material", "category", "mask",		 "group" };
+static const char* const cnCompoundKeys[] = { "type",	   "parts",	   "file",	   "scale", "position", "orientation",
+											  "euler_deg", "material", "category", "mask",	"group" };
+
+// A compound: one hull shape per part, all at the compound's pose and with its material and filter.
+static bool cnLoadCompound( cnLoader* L, const cJSON* s, cnBodyId body, cnShapeDef* def )
+{
+	cnHull* hulls[CN_JSON_MAX_COMPOUND_PARTS];
+	int count = cnJsonReadCompound( L, s, hulls, CN_JSON_MAX_COMPOUND_PARTS );
+	if ( count < 0 )
+	{
+		return false;
+	}
+	bool ok = true;
+	for ( int i = 0; i < count; ++i )
+	{
+		def->hull = hulls[i];
+		if ( ok && cnCreateShape( L->world, body, def ).index < 0 )
+		{
+			char part[32];
+			snprintf( part, sizeof( part ), "part %d", i );
+			ok = cnJsonLibraryFailure( L, part );
+		}
+		cnReleaseHull( hulls[i] );
+	}
+	return ok;
+}
 
 static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType bodyType, cnMaterialId bodyMaterial )
 {
@@ -138,7 +173,7 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 	{
 		return cnJsonFail( L, "expected an object (a shape), got %s", cnJsonKind( s ) );
 	}
-	if ( cnJsonRequire( L, s, "type", "sphere, box, capsule, cylinder or plane" ) == false )
+	if ( cnJsonRequire( L, s, "type", "sphere, box, capsule, cylinder, plane, hull, mesh, heightfield or compound" ) == false )
 	{
 		return false;
 	}
@@ -151,6 +186,7 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 	const char* const* keys = NULL;
 	int keyCount = 0;
 	const char* what = NULL;
+	bool compound = false;
 	if ( strcmp( typeName, "sphere" ) == 0 )
 	{
 		def.type = cnShape_sphere;
@@ -176,9 +212,33 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 		def.type = cnShape_plane;
 		keys = cnPlaneKeys, keyCount = CN_COUNT( cnPlaneKeys ), what = "a plane shape";
 	}
+	else if ( strcmp( typeName, "hull" ) == 0 )
+	{
+		def.type = cnShape_hull;
+		keys = cnHullKeys, keyCount = CN_COUNT( cnHullKeys ), what = "a hull shape";
+	}
+	else if ( strcmp( typeName, "mesh" ) == 0 )
+	{
+		def.type = cnShape_mesh;
+		keys = cnMeshKeys, keyCount = CN_COUNT( cnMeshKeys ), what = "a mesh shape";
+	}
+	else if ( strcmp( typeName, "heightfield" ) == 0 )
+	{
+		def.type = cnShape_heightfield;
+		keys = cnHeightfieldKeys, keyCount = CN_COUNT( cnHeightfieldKeys ), what = "a heightfield shape";
+	}
+	else if ( strcmp( typeName, "compound" ) == 0 )
+	{
+		// several hull shapes at one pose
+		def.type = cnShape_hull;
+		compound = true;
+		keys = cnCompoundKeys, keyCount = CN_COUNT( cnCompoundKeys ), what = "a compound shape";
+	}
 	else
 	{
-		return cnJsonFailAt( L, "type", "unknown shape type \"%s\" (allowed: sphere, box, capsule, cylinder, plane)",
+		return cnJsonFailAt( L, "type",
+							 "unknown shape type \"%s\" (allowed: sphere, box, capsule, cylinder, plane, hull, mesh, "
+							 "heightfield, compound)",
 							 typeName );
 	}
 	if ( cnJsonCheckKeys( L, s, keys, keyCount, what ) == false )
@@ -248,13 +308,41 @@ static bool cnLoadShape( cnLoader* L, const cJSON* s, cnBodyId body, cnBodyType 
 		return false;
 	}
 	def.groupIndex = (int32_t)group;
+	L->materialUsed[def.material] = true;
 
+	// shared geometry: made last, so nothing above has to release it on failure
+	if ( compound )
+	{
+		return cnLoadCompound( L, s, body, &def );
+	}
+	bool made = true;
+	switch ( def.type )
+	{
+		case cnShape_hull:
+			made = cnJsonReadHullShape( L, s, &def );
+			break;
+		case cnShape_mesh:
+			made = cnJsonReadMeshShape( L, s, bodyType, &def );
+			break;
+		case cnShape_heightfield:
+			made = cnJsonReadHeightfieldShape( L, s, bodyType, &def );
+			break;
+		default:
+			break;
+	}
+	if ( made == false )
+	{
+		return false;
+	}
 	cnShapeId id = cnCreateShape( L->world, body, &def );
+	// the shape holds its own reference to the geometry
+	cnReleaseHull( (cnHull*)def.hull );
+	cnReleaseMesh( (cnMesh*)def.mesh );
+	cnReleaseHeightfield( (cnHeightfield*)def.heightfield );
 	if ( id.index < 0 )
 	{
 		return cnJsonLibraryFailure( L, NULL );
 	}
-	L->materialUsed[def.material] = true;
 	return true;
 }
 

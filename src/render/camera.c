@@ -161,21 +161,24 @@ static bool cnRecordedShapeBox( const cnRecordedShape* s, cnTransform body, cnAA
 		}
 		case cnShape_capsule:
 		case cnShape_cylinder:
+		case cnShape_polygon:
 		{
-			double reach = s->radius + s->halfHeight;
+			double reach = cnRecordedShape_GetReach( s );
 			e = cnV3( reach, reach, reach );
 			break;
 		}
-		case cnShape_polygon:
+		case cnShape_hull:
+		case cnShape_mesh:
+		case cnShape_heightfield:
 		{
-			double reach = 0.0;
+			// the box of the placed vertices: a long flat terrain is not a cube
 			for ( int k = 0; k < s->vertexCount; ++k )
 			{
-				reach = fmax( reach, cnLength( s->vertices[k] ) );
+				cnVec3 v = cnTransformPoint( xf, s->vertices[k] );
+				box->lower = k == 0 ? v : cnMin( box->lower, v );
+				box->upper = k == 0 ? v : cnMax( box->upper, v );
 			}
-			reach += s->radius;
-			e = cnV3( reach, reach, reach );
-			break;
+			return s->vertexCount > 0;
 		}
 		default:
 			return false;

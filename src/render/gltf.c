@@ -531,6 +531,13 @@ static bool cnSameGeometry( const cnRecordedShape* a, const cnRecordedShape* b )
 		case cnShape_polygon:
 			return a->radius == b->radius && a->vertexCount == b->vertexCount &&
 				   memcmp( a->vertices, b->vertices, sizeof( cnVec3 ) * (size_t)a->vertexCount ) == 0;
+		case cnShape_hull:
+		case cnShape_mesh:
+		case cnShape_heightfield:
+			// fifty jacks of one hull share one glTF mesh
+			return a->vertexCount == b->vertexCount && a->triangleCount == b->triangleCount &&
+				   memcmp( a->vertices, b->vertices, sizeof( cnVec3 ) * (size_t)a->vertexCount ) == 0 &&
+				   memcmp( a->triangles, b->triangles, sizeof( int ) * 3 * (size_t)a->triangleCount ) == 0;
 		default:
 			return false;
 	}

@@ -429,6 +429,72 @@ static void cnMeshPolygon( cnMeshBuilder* m, const cnRecordedShape* s, int segme
 	}
 }
 
+// A hull, mesh or heightfield: its recorded triangles. Hulls and meshes are flat shaded (each triangle
+// its own three vertices and face normal, so edges stay sharp); a heightfield's vertices are shared
+// and carry area-weighted normals, so terrain reads smooth. Texture coordinates project x and y.
+static void cnMeshSurface( cnMeshBuilder* m, const cnRecordedShape* s )
+{
+	double reach = 0.0;
+	for ( int k = 0; k < s->vertexCount; ++k )
+	{
+		reach = fmax( reach, cnLength( s->vertices[k] ) );
+	}
+	double uvScale = reach > 0.0 ? 0.5 / reach : 1.0;
+	if ( s->type == cnShape_heightfield )
+	{
+		cnVec3* normals = calloc( (size_t)s->vertexCount, sizeof( cnVec3 ) );
+		if ( normals == NULL )
+		{
+			m->failed = true;
+			return;
+		}
+		for ( int k = 0; k < s->triangleCount; ++k )
+		{
+			const int* t = s->triangles + 3 * k;
+			cnVec3 a = s->vertices[t[0]], b = s->vertices[t[1]], c = s->vertices[t[2]];
+			// the cross product's length is twice the area: the weights come for free
+			cnVec3 n = cnCross( cnSub( b, a ), cnSub( c, a ) );
+			for ( int j = 0; j < 3; ++j )
+			{
+				normals[t[j]] = cnAdd( normals[t[j]], n );
+			}
+		}
+		uint32_t first = (uint32_t)m->vertexCount;
+		for ( int k = 0; k < s->vertexCount; ++k )
+		{
+			cnVec3 n = cnNormalize( normals[k] );
+			cnVec3 p = s->vertices[k];
+			cnMeshVertex( m, p, cnLengthSquared( n ) > 0.0 ? n : cnV3( 0.0, 0.0, 1.0 ), 0.5 + uvScale * p.x,
+						  0.5 + uvScale * p.y );
+		}
+		for ( int k = 0; k < s->triangleCount; ++k )
+		{
+			const int* t = s->triangles + 3 * k;
+			cnMeshTriangle( m, first + (uint32_t)t[0], first + (uint32_t)t[1], first + (uint32_t)t[2] );
+		}
+		free( normals );
+		return;
+	}
+	for ( int k = 0; k < s->triangleCount && m->failed == false; ++k )
+	{
+		const int* t = s->triangles + 3 * k;
+		cnVec3 a = s->vertices[t[0]], b = s->vertices[t[1]], c = s->vertices[t[2]];
+		cnVec3 n = cnNormalize( cnCross( cnSub( b, a ), cnSub( c, a ) ) );
+		if ( cnLengthSquared( n ) == 0.0 )
+		{
+			// a sliver adds nothing visible
+			continue;
+		}
+		uint32_t i[3];
+		cnVec3 v[3] = { a, b, c };
+		for ( int j = 0; j < 3; ++j )
+		{
+			i[j] = cnMeshVertex( m, v[j], n, 0.5 + uvScale * v[j].x, 0.5 + uvScale * v[j].y );
+		}
+		cnMeshTriangle( m, i[0], i[1], i[2] );
+	}
+}
+
 void cnMeshShape( cnMeshBuilder* m, const cnRecordedShape* s, int segments )
 {
 	switch ( s->type )
@@ -451,6 +517,11 @@ void cnMeshShape( cnMeshBuilder* m, const cnRecordedShape* s, int segments )
 			break;
 		case cnShape_polygon:
 			cnMeshPolygon( m, s, segments );
+			break;
+		case cnShape_hull:
+		case cnShape_mesh:
+		case cnShape_heightfield:
+			cnMeshSurface( m, s );
 			break;
 		default:
 			break;

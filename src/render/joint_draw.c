@@ -16,29 +16,11 @@ static double cnBodyRadius( const cnRecording* recording, int body )
 	for ( int k = 0; k < shapes; ++k )
 	{
 		cnRecordedShape s = cnRecording_GetShape( recording, body, k );
-		double reach = 0.0;
-		switch ( s.type )
+		if ( s.type == cnShape_plane )
 		{
-			case cnShape_sphere:
-				reach = s.radius;
-				break;
-			case cnShape_box:
-				reach = cnLength( s.halfExtents );
-				break;
-			case cnShape_capsule:
-			case cnShape_cylinder:
-				reach = s.radius + s.halfHeight;
-				break;
-			case cnShape_polygon:
-				for ( int v = 0; v < s.vertexCount; ++v )
-				{
-					reach = fmax( reach, cnLength( s.vertices[v] ) );
-				}
-				reach += s.radius;
-				break;
-			default:
-				continue;
+			continue;
 		}
+		double reach = cnRecordedShape_GetReach( &s );
 		radius = fmax( radius, cnLength( s.localPose.p ) + reach );
 	}
 	return radius;

@@ -75,30 +75,11 @@ static void cnPovCommentText( FILE* out, const char* s )
 	}
 }
 
-// How far a shape reaches from its frame's origin: the scale its surface patterns are drawn at.
+// How far a shape reaches from its frame's origin: the scale its surface patterns are drawn at
+// (1 for a plane, which has no size of its own).
 static double cnShapeReach( const cnRecordedShape* s )
 {
-	switch ( s->type )
-	{
-		case cnShape_sphere:
-			return s->radius;
-		case cnShape_box:
-			return cnLength( s->halfExtents );
-		case cnShape_capsule:
-		case cnShape_cylinder:
-			return s->radius + s->halfHeight;
-		case cnShape_polygon:
-		{
-			double reach = 0.0;
-			for ( int k = 0; k < s->vertexCount; ++k )
-			{
-				reach = fmax( reach, cnLength( s->vertices[k] ) );
-			}
-			return reach + s->radius;
-		}
-		default:
-			return 1.0;
-	}
+	return s->type == cnShape_plane ? 1.0 : cnRecordedShape_GetReach( s );
 }
 
 // The half depth a planar polygon is drawn with: a slab thick enough to read as a solid.
@@ -312,6 +293,29 @@ static void cnPovPolygon( FILE* out, const cnRecordedShape* s )
 	}
 }
 
+// A hull, mesh or heightfield as a POV-Ray mesh2 of its recorded surface. Closed surfaces (hulls)
+// get an inside vector, so glass refracts through them as through a solid.
+static void cnPovSurface( FILE* out, const cnRecordedShape* s )
+{
+	fprintf( out, "mesh2 {\n  vertex_vectors { %d", s->vertexCount );
+	for ( int k = 0; k < s->vertexCount; ++k )
+	{
+		fprintf( out, k % 4 == 0 ? ",\n    " : ", " );
+		cnPovVec( out, s->vertices[k] );
+	}
+	fprintf( out, " }\n  face_indices { %d", s->triangleCount );
+	for ( int k = 0; k < s->triangleCount; ++k )
+	{
+		const int* t = s->triangles + 3 * k;
+		fprintf( out, k % 6 == 0 ? ",\n    <%d, %d, %d>" : ", <%d, %d, %d>", t[0], t[1], t[2] );
+	}
+	fprintf( out, " }\n" );
+	if ( s->type == cnShape_hull )
+	{
+		fprintf( out, "  inside_vector <0, 1, 0>\n" );
+	}
+}
+
 // One shape of a body, in its own frame, then its texture and the matrix that places it.
 static bool cnPovShape( FILE* out, const cnRecordedShape* s, cnTransform body, const float color[3],
 						const cnPovOptions* options, double sceneSize )
@@ -344,6 +348,15 @@ static bool cnPovShape( FILE* out, const cnRecordedShape* s, cnTransform body, c
 			break;
 		case cnShape_polygon:
 			cnPovPolygon( out, s );
+			break;
+		case cnShape_hull:
+		case cnShape_mesh:
+		case cnShape_heightfield:
+			if ( s->vertexCount < 3 || s->triangleCount < 1 )
+			{
+				return true;
+			}
+			cnPovSurface( out, s );
 			break;
 		default:
 			return true;
