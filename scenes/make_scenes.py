@@ -16,7 +16,10 @@ interpenetrating another body. Boxes and spheres are tested exactly; cylinders a
 their bounding boxes, which contain them, so a pass is always a true pass but a report on one of
 them may be a false alarm. Static bodies sunk into other static bodies (bumps in a floor) are not
 reported: static pairs never collide; nor are bodies joined by a joint, no_collide pairs and shapes of
-category 0, which never collide either. Joints are checked for their keys and bodies.
+category 0, which never collide either. Hulls and compounds given by points are checked through their
+points' boxes; meshes, heightfields and shapes read from files are not checked for overlaps. Joints are
+checked for their keys and bodies. The geometry scenes (jacks, stairs_mesh, terrain, mesh_drop) and their
+mesh files come from make_geometry_scenes.py.
 """
 
 import json
@@ -159,6 +162,10 @@ SHAPE_KEYS = {
     "capsule": {"radius", "half_height"},
     "cylinder": {"radius", "half_height"},
     "plane": {"normal", "offset"},
+    "hull": {"points", "file", "scale"},
+    "mesh": {"file", "scale", "vertices", "triangles"},
+    "heightfield": {"size", "heights", "file", "height_scale"},
+    "compound": {"parts", "file", "scale"},
 }
 SHAPE_COMMON = {"type", "position", "orientation", "euler_deg", "material", "category", "mask", "group"}
 FORCE_KEYS = {"point", "frame", "vector", "magnitude", "target", "target_point", "start", "end"}
@@ -926,7 +933,27 @@ def world_solid(body, shape):
         return ("box", c, r, [shape["radius"], shape["radius"], shape["half_height"]])
     if t == "capsule":
         return ("box", c, r, [shape["radius"], shape["radius"], shape["half_height"] + shape["radius"]])
+    # meshes, heightfields and shapes from files: not checked
     return None
+
+
+def world_solids(body, shape):
+    """The solids of world_solid, and for a hull or compound given by points one box per hull (the box
+    of its points in the shape frame, which contains it)."""
+    if shape["type"] in ("hull", "compound") and ("points" in shape or "parts" in shape):
+        rb = rotation(body)
+        pb = body.get("position", [0, 0, 0])
+        c = [pb[i] + d for i, d in enumerate(mat_vec(rb, shape.get("position", [0, 0, 0])))]
+        r = mat_mul(rb, rotation(shape))
+        solids = []
+        for points in [shape["points"]] if "points" in shape else [part["points"] for part in shape["parts"]]:
+            lo = [min(p[i] for p in points) for i in range(3)]
+            hi = [max(p[i] for p in points) for i in range(3)]
+            centre = [c[i] + d for i, d in enumerate(mat_vec(r, [0.5 * (lo[k] + hi[k]) for k in range(3)]))]
+            solids.append(("box", centre, r, [0.5 * (hi[k] - lo[k]) for k in range(3)]))
+        return solids
+    s = world_solid(body, shape)
+    return [] if s is None else [s]
 
 
 def box_radius(r, h, axis):
@@ -1037,8 +1064,7 @@ def check_overlaps(path, scene, problems, tolerance=1e-9):
         for shape in body.get("shapes", []):
             if shape.get("category", 1) in (0, "0", "0x0"):
                 continue
-            s = world_solid(body, shape)
-            if s is not None:
+            for s in world_solids(body, shape):
                 lo, hi = bounds(s)
                 solids.append((lo, hi, s, body["name"], dynamic))
     # sweep along x: only pairs whose x ranges overlap are tested
