@@ -7,14 +7,21 @@
 //
 //   bullet_bench scenes/fall3000.json [--steps N] [--repeat R] [--no-sleep]
 //
-// Supported subset of the scene format: box, sphere, capsule, cylinder and plane shapes, one shape
-// per body (its local position and orientation are honoured), static, kinematic and dynamic
+// Supported subset of the scene format: box, sphere, capsule, cylinder, plane, hull (inline points:
+// btConvexHullShape about the hull's centroid, with the exact volume and Bullet's box-bound inertia)
+// and static mesh shapes (a file read through assimp, or inline vertices and triangles:
+// btBvhTriangleMeshShape), one shape per body (its local position and orientation are honoured), static, kinematic and dynamic
 // bodies, mass or density, friction, restitution, per-pair material overrides, gravity, gravity
 // scale, damping, no_collide, category and mask bits, world and body forces and torques, and ball
 // and hinge joints (btPoint2PointConstraint, btHingeConstraint; no limits, motors or springs). Keys it
 // cannot reproduce (drag, "target" forces, groups, several shapes on one body) are reported on
 // stderr and ignored or rejected; keys only the renderer uses (colour, texture, fps) are skipped.
 
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
+#include <LinearMath/btConvexHullComputer.h>
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <btBulletDynamicsCommon.h>
 #include <cJSON.h>
 
@@ -57,6 +64,9 @@ struct ShapeDesc
 	bool hasFilter = false;
 	int category = 1;
 	int mask = -1;
+	// hull: points; mesh: vertices and 3 indices per triangle
+	std::vector<btVector3> points;
+	std::vector<int> triangles;
 };
 
 struct TimedVector
@@ -315,6 +325,93 @@ void ReadTimed( const SceneDesc& scene, const cJSON* list, const std::string& wh
 	}
 }
 
+// Centroid of the solid hull of points: the volume-weighted centroids of the tetrahedra joining an
+// inner point to each face's fan.
+btVector3 HullCentroid( const std::vector<btVector3>& points )
+{
+	btConvexHullComputer hull;
+	hull.compute( &points[0].x(), sizeof( btVector3 ), int( points.size() ), 0, 0 );
+	btVector3 inner( 0, 0, 0 );
+	for ( int i = 0; i < hull.vertices.size(); ++i )
+	{
+		inner += hull.vertices[i] / btScalar( hull.vertices.size() );
+	}
+	double volume = 0.0;
+	btVector3 sum( 0, 0, 0 );
+	for ( int f = 0; f < hull.faces.size(); ++f )
+	{
+		const btConvexHullComputer::Edge* first = &hull.edges[hull.faces[f]];
+		const btConvexHullComputer::Edge* e = first->getNextEdgeOfFace();
+		btVector3 a = hull.vertices[first->getSourceVertex()];
+		while ( e->getTargetVertex() != first->getSourceVertex() )
+		{
+			btVector3 b = hull.vertices[e->getSourceVertex()], c = hull.vertices[e->getTargetVertex()];
+			double v = std::fabs( double( ( a - inner ).dot( ( b - inner ).cross( c - inner ) ) ) ) / 6.0;
+			volume += v;
+			sum += ( inner + a + b + c ) * btScalar( v / 4.0 );
+			e = e->getNextEdgeOfFace();
+		}
+	}
+	return volume > 0.0 ? sum / btScalar( volume ) : inner;
+}
+
+// A mesh shape's triangles: its "file" through assimp (relative to the scene file, merged into one
+// list, node transforms ignored as the scenes' files have none) or its inline vertices and triangles.
+void ReadMesh( const SceneDesc& scene, const Reader& r, ShapeDesc& s )
+{
+	if ( const cJSON* file = r.Get( "file" ) )
+	{
+		std::string name = cJSON_IsString( file ) ? file->valuestring : "";
+		size_t slash = scene.path.rfind( '/' );
+		std::string path = name.empty() || name[0] == '/' || slash == std::string::npos ? name : scene.path.substr( 0, slash + 1 ) + name;
+		const aiScene* ai = aiImportFile( path.c_str(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices );
+		if ( ai == nullptr )
+		{
+			Fail( scene.path, r.where + ".file", std::string( "cannot read the mesh: " ) + aiGetErrorString() );
+		}
+		for ( unsigned m = 0; m < ai->mNumMeshes; ++m )
+		{
+			const aiMesh* mesh = ai->mMeshes[m];
+			int base = int( s.points.size() );
+			for ( unsigned v = 0; v < mesh->mNumVertices; ++v )
+			{
+				s.points.push_back( btVector3( mesh->mVertices[v].x, mesh->mVertices[v].y, mesh->mVertices[v].z ) );
+			}
+			for ( unsigned f = 0; f < mesh->mNumFaces; ++f )
+			{
+				if ( mesh->mFaces[f].mNumIndices == 3 )
+				{
+					for ( int k = 0; k < 3; ++k )
+					{
+						s.triangles.push_back( base + int( mesh->mFaces[f].mIndices[k] ) );
+					}
+				}
+			}
+		}
+		aiReleaseImport( ai );
+		return;
+	}
+	const cJSON* vertices = r.Get( "vertices" );
+	const cJSON* triangles = r.Get( "triangles" );
+	for ( const cJSON* p = vertices != nullptr ? vertices->child : nullptr; p != nullptr; p = p->next )
+	{
+		s.points.push_back( btVector3( btScalar( cJSON_GetArrayItem( p, 0 )->valuedouble ),
+									   btScalar( cJSON_GetArrayItem( p, 1 )->valuedouble ),
+									   btScalar( cJSON_GetArrayItem( p, 2 )->valuedouble ) ) );
+	}
+	for ( const cJSON* t = triangles != nullptr ? triangles->child : nullptr; t != nullptr; t = t->next )
+	{
+		for ( int k = 0; k < 3; ++k )
+		{
+			s.triangles.push_back( cJSON_GetArrayItem( t, k )->valueint );
+		}
+	}
+	if ( s.triangles.empty() )
+	{
+		Fail( scene.path, r.where, "a mesh needs a file or inline vertices and triangles" );
+	}
+}
+
 ShapeDesc ReadShape( const SceneDesc& scene, const Reader& r, int bodyMaterial, bool isStatic )
 {
 	ShapeDesc s;
@@ -363,6 +460,35 @@ ShapeDesc ReadShape( const SceneDesc& scene, const Reader& r, int bodyMaterial, 
 		}
 		s.normal.normalize();
 		s.offset = r.Number( "offset", 0.0 );
+	}
+	else if ( s.type == "hull" )
+	{
+		const cJSON* points = r.Get( "points" );
+		if ( cJSON_IsArray( points ) == false || cJSON_GetArraySize( points ) < 4 )
+		{
+			Fail( scene.path, r.where + ".points", "bullet_bench needs a hull's inline points (at least 4)" );
+		}
+		for ( const cJSON* p = points->child; p != nullptr; p = p->next )
+		{
+			s.points.push_back( btVector3( btScalar( cJSON_GetArrayItem( p, 0 )->valuedouble ),
+										   btScalar( cJSON_GetArrayItem( p, 1 )->valuedouble ),
+										   btScalar( cJSON_GetArrayItem( p, 2 )->valuedouble ) ) );
+		}
+		// the Bullet body sits at the centre of mass: move the points about the hull's centroid
+		btVector3 centroid = HullCentroid( s.points );
+		for ( btVector3& p : s.points )
+		{
+			p -= centroid;
+		}
+		s.local.setOrigin( s.local * centroid );
+	}
+	else if ( s.type == "mesh" )
+	{
+		if ( isStatic == false )
+		{
+			Fail( scene.path, r.where, "bullet_bench supports meshes on static bodies only" );
+		}
+		ReadMesh( scene, r, s );
 	}
 	else
 	{
@@ -621,6 +747,29 @@ void UnitMass( const ShapeDesc& s, double* volume, btVector3* inertia )
 		double iz = 0.5 * vc * r * r + 0.4 * vs * r * r;
 		*inertia = btVector3( btScalar( ix ), btScalar( ix ), btScalar( iz ) );
 	}
+	else if ( s.type == "hull" )
+	{
+		// the exact volume from the hull's faces; the inertia is Bullet's own bound (that of the
+		// hull's box), which is what a Bullet user gets from calculateLocalInertia
+		btConvexHullComputer hull;
+		hull.compute( &s.points[0].x(), sizeof( btVector3 ), int( s.points.size() ), 0, 0 );
+		double v = 0.0;
+		for ( int f = 0; f < hull.faces.size(); ++f )
+		{
+			const btConvexHullComputer::Edge* first = &hull.edges[hull.faces[f]];
+			const btConvexHullComputer::Edge* e = first->getNextEdgeOfFace();
+			btVector3 a = hull.vertices[first->getSourceVertex()];
+			while ( e->getTargetVertex() != first->getSourceVertex() )
+			{
+				btVector3 b = hull.vertices[e->getSourceVertex()], c = hull.vertices[e->getTargetVertex()];
+				v += double( a.dot( b.cross( c ) ) ) / 6.0;
+				e = e->getNextEdgeOfFace();
+			}
+		}
+		*volume = std::fabs( v );
+		btConvexHullShape shape( &s.points[0].x(), int( s.points.size() ), sizeof( btVector3 ) );
+		shape.calculateLocalInertia( btScalar( *volume ), *inertia );
+	}
 	else
 	{
 		*volume = 0.0;
@@ -641,6 +790,18 @@ btCollisionShape* MakeShape( const ShapeDesc& s )
 	if ( s.type == "plane" )
 	{
 		return new btStaticPlaneShape( s.normal, btScalar( s.offset ) );
+	}
+	if ( s.type == "hull" )
+	{
+		return new btConvexHullShape( &s.points[0].x(), int( s.points.size() ), sizeof( btVector3 ) );
+	}
+	if ( s.type == "mesh" )
+	{
+		// the arrays live as long as the shape description, which outlives the world
+		auto* arrays = new btTriangleIndexVertexArray( int( s.triangles.size() / 3 ), const_cast<int*>( s.triangles.data() ),
+													   3 * sizeof( int ), int( s.points.size() ),
+													   const_cast<btScalar*>( &s.points[0].x() ), sizeof( btVector3 ) );
+		return new btBvhTriangleMeshShape( arrays, true );
 	}
 	// Boxes and cylinders keep their margin inside the given size; Bullet's 4 cm default would be
 	// larger than a can's radius, so it is capped at a tenth of the smallest dimension.
