@@ -68,7 +68,17 @@ def object_spec(obj):
     lo = tuple(min(c[i] for c in corners) for i in range(3))
     hi = tuple(max(c[i] for c in corners) for i in range(3))
     mat = obj.active_material
+    vertices, triangles = None, None
+    if rb.collision_shape in ("CONVEX_HULL", "MESH") and obj.type == 'MESH':
+        # the object's own mesh (modifiers applied), in its local unscaled frame
+        mesh = obj.evaluated_get(bpy.context.evaluated_depsgraph_get()).to_mesh()
+        mesh.calc_loop_triangles()
+        vertices = [tuple(v.co) for v in mesh.vertices]
+        triangles = [tuple(t.vertices) for t in mesh.loop_triangles]
+        obj.evaluated_get(bpy.context.evaluated_depsgraph_get()).to_mesh_clear()
     return {
+        "vertices": vertices,
+        "triangles": triangles,
         "name": obj.name,
         "type": rb.type,
         "kinematic": bool(rb.kinematic),

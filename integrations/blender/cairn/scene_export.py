@@ -24,6 +24,8 @@ A *body spec* is a dict describing one Blender object with rigid body settings:
     rotation          world orientation, quaternion (w, x, y, z)
     scale             world scale (sx, sy, sz)                             default (1, 1, 1)
     bbox_min, bbox_max  local (unscaled) bounding box corners              default -1 .. 1
+    vertices          local (unscaled) mesh vertices, for 'CONVEX_HULL' and 'MESH'  default None
+    triangles         vertex index triples of the mesh's faces, for 'MESH'  default None
     material          Blender material name or None                        default None
     color             viewport colour (r, g, b), linear, or None           default None
     velocity, angular_velocity  world, for kinematic bodies (m/s, rad/s)   default zero
@@ -91,6 +93,10 @@ METHODS = (
 METHOD_NAMES = tuple(m[0] for m in METHODS)
 
 NATIVE_SHAPES = ("SPHERE", "BOX", "CAPSULE", "CYLINDER")
+# shapes made from the object's own vertices (or, for a cone, from its bounding box)
+POINT_SHAPES = ("CONVEX_HULL", "MESH", "CONE")
+# the sides of the polygon a cone's base is drawn with
+CONE_SIDES = 32
 CSV_HEADER = ["time", "body", "x", "y", "z", "qw", "qx", "qy", "qz",
               "vx", "vy", "vz", "wx", "wy", "wz"]
 
@@ -238,9 +244,13 @@ def shape_of(spec, kind, settings, warnings):
     k = min(range(3), key=lambda i: half[i])
     shape = None
 
-    if blender_shape not in NATIVE_SHAPES:
-        warnings.append("%s: collision shape %s is not in Cairn yet (no convex hulls, meshes, "
-                        "cones or compounds): exported as its bounding box"
+    if blender_shape in POINT_SHAPES:
+        shape = _point_shape(spec, kind, blender_shape, half, warnings)
+        if shape is not None:
+            return shape
+        blender_shape = "BOX"
+    elif blender_shape not in NATIVE_SHAPES:
+        warnings.append("%s: collision shape %s is not in Cairn yet: exported as its bounding box"
                         % (name, blender_shape))
         blender_shape = "BOX"
 
@@ -293,6 +303,46 @@ def shape_of(spec, kind, settings, warnings):
     if any(abs(c) > 1e-5 * largest for c in centre):
         shape["position"] = _vec(centre)
     return shape
+
+
+def _is_closed(triangles):
+    """Whether every edge is shared by exactly two triangles running it in opposite directions."""
+    edges = {}
+    for t in triangles:
+        for a, b in ((t[0], t[1]), (t[1], t[2]), (t[2], t[0])):
+            edges[(a, b)] = edges.get((a, b), 0) + 1
+    return all(n == 1 and edges.get((b, a)) == 1 for (a, b), n in edges.items())
+
+
+def _point_shape(spec, kind, blender_shape, half, warnings):
+    """A hull (CONVEX_HULL, CONE, or a dynamic MESH that is not closed) or a mesh (MESH) from the
+    object's scaled vertices; None (with a warning) when the spec has too few of them."""
+    name = spec["name"]
+    scale = spec.get("scale", (1.0, 1.0, 1.0))
+    if blender_shape == "CONE":
+        # Blender's cone (Bullet's btConeShapeZ): the base circle of the largest x/y half size at
+        # -z, the apex at +z, centred on the bounding box
+        _, centre = _extents(spec)
+        radius = max(half[0], half[1], MIN_HALF_SIZE)
+        h = max(half[2], MIN_HALF_SIZE)
+        points = [[clean(centre[0] + radius * math.cos(2 * math.pi * k / CONE_SIDES)),
+                   clean(centre[1] + radius * math.sin(2 * math.pi * k / CONE_SIDES)), clean(centre[2] - h)]
+                  for k in range(CONE_SIDES)]
+        points.append(_vec((centre[0], centre[1], centre[2] + h)))
+        return {"type": "hull", "points": points}
+    vertices = spec.get("vertices") or []
+    if len(vertices) < 4:
+        warnings.append("%s: collision shape %s needs the object's vertices (at least 4): exported as "
+                        "its bounding box" % (name, blender_shape))
+        return None
+    points = [_vec(v[i] * scale[i] for i in range(3)) for v in vertices]
+    triangles = [list(t) for t in spec.get("triangles") or []]
+    if blender_shape == "MESH" and triangles:
+        if kind != "dynamic" or _is_closed(triangles):
+            return {"type": "mesh", "vertices": points, "triangles": triangles}
+        warnings.append("%s: a moving mesh must be closed (every edge shared by two faces): exported as "
+                        "its convex hull" % name)
+    return {"type": "hull", "points": points}
 
 
 # --- the scene ----------------------------------------------------------------------------------

@@ -257,9 +257,29 @@ check("plain data: capsule radius = largest x/y half size, half_height = z half 
       sb[1]["shapes"] == [{"type": "capsule", "radius": 0.5, "half_height": 0.5}], sb[1])
 check("plain data: cylinder", sb[2]["shapes"] == [{"type": "cylinder", "radius": 0.5,
                                                    "half_height": 2.0}], sb[2])
-check("plain data: a convex hull is its bounding box, with a warning",
+check("plain data: a convex hull without vertices is its bounding box, with a warning",
       sb[3]["shapes"] == [{"type": "box", "half_extents": [1.0, 1.0, 1.0]}]
       and any(w.startswith("d: collision shape CONVEX_HULL") for w in warns), warns)
+tet = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
+tet_faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+sc2, _, warns2 = cx.build_scene([spec("h", shape="CONVEX_HULL", vertices=tet, scale=(2, 2, 2)),
+                                 spec("m", shape="MESH", vertices=tet, triangles=tet_faces),
+                                 spec("o", shape="MESH", vertices=tet, triangles=tet_faces[:3]),
+                                 spec("p", shape="MESH", type="PASSIVE", vertices=tet, triangles=tet_faces[:3]),
+                                 spec("k", shape="CONE", scale=(1, 1, 2))], settings)
+sb2 = sc2["bodies"]
+check("plain data: a convex hull is a hull of the scaled vertices",
+      sb2[0]["shapes"] == [{"type": "hull", "points": [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 2.0, 0.0],
+                                                        [0.0, 0.0, 2.0]]}], sb2[0])
+check("plain data: a closed moving mesh is a mesh",
+      sb2[1]["shapes"][0]["type"] == "mesh" and sb2[1]["shapes"][0]["triangles"] == [list(t) for t in tet_faces],
+      sb2[1])
+check("plain data: an open moving mesh is its hull, with a warning",
+      sb2[2]["shapes"][0]["type"] == "hull" and any(w.startswith("o: a moving mesh") for w in warns2), warns2)
+check("plain data: an open static mesh stays a mesh", sb2[3]["shapes"][0]["type"] == "mesh", sb2[3])
+check("plain data: a cone is the hull of its base polygon and apex",
+      sb2[4]["shapes"][0]["type"] == "hull" and len(sb2[4]["shapes"][0]["points"]) == cx.CONE_SIDES + 1
+      and sb2[4]["shapes"][0]["points"][-1] == [0.0, 0.0, 2.0], sb2[4])
 check("plain data: animated is kinematic, with its velocities", sb[4]["type"] == "kinematic"
       and sb[4]["velocity"] == [1.0, 0.0, 0.0] and sb[4]["angular_velocity"] == [0.0, 0.0, 2.0]
       and "mass" not in sb[4], sb[4])
