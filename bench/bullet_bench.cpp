@@ -325,9 +325,9 @@ void ReadTimed( const SceneDesc& scene, const cJSON* list, const std::string& wh
 	}
 }
 
-// Centroid of the solid hull of points: the volume-weighted centroids of the tetrahedra joining an
-// inner point to each face's fan.
-btVector3 HullCentroid( const std::vector<btVector3>& points )
+// Centroid and volume of the solid hull of points: the tetrahedra joining an inner point to each
+// face's fan, their centroids weighted by their volumes.
+btVector3 HullCentroid( const std::vector<btVector3>& points, double* volumeOut = nullptr )
 {
 	btConvexHullComputer hull;
 	hull.compute( &points[0].x(), sizeof( btVector3 ), int( points.size() ), 0, 0 );
@@ -351,6 +351,10 @@ btVector3 HullCentroid( const std::vector<btVector3>& points )
 			sum += ( inner + a + b + c ) * btScalar( v / 4.0 );
 			e = e->getNextEdgeOfFace();
 		}
+	}
+	if ( volumeOut != nullptr )
+	{
+		*volumeOut = volume;
 	}
 	return volume > 0.0 ? sum / btScalar( volume ) : inner;
 }
@@ -751,22 +755,7 @@ void UnitMass( const ShapeDesc& s, double* volume, btVector3* inertia )
 	{
 		// the exact volume from the hull's faces; the inertia is Bullet's own bound (that of the
 		// hull's box), which is what a Bullet user gets from calculateLocalInertia
-		btConvexHullComputer hull;
-		hull.compute( &s.points[0].x(), sizeof( btVector3 ), int( s.points.size() ), 0, 0 );
-		double v = 0.0;
-		for ( int f = 0; f < hull.faces.size(); ++f )
-		{
-			const btConvexHullComputer::Edge* first = &hull.edges[hull.faces[f]];
-			const btConvexHullComputer::Edge* e = first->getNextEdgeOfFace();
-			btVector3 a = hull.vertices[first->getSourceVertex()];
-			while ( e->getTargetVertex() != first->getSourceVertex() )
-			{
-				btVector3 b = hull.vertices[e->getSourceVertex()], c = hull.vertices[e->getTargetVertex()];
-				v += double( a.dot( b.cross( c ) ) ) / 6.0;
-				e = e->getNextEdgeOfFace();
-			}
-		}
-		*volume = std::fabs( v );
+		HullCentroid( s.points, volume );
 		btConvexHullShape shape( &s.points[0].x(), int( s.points.size() ), sizeof( btVector3 ) );
 		shape.calculateLocalInertia( btScalar( *volume ), *inertia );
 	}

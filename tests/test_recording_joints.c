@@ -615,7 +615,9 @@ static void badJointSections( void )
 	// a newer version
 	memcpy( data, good, size );
 	putU32( data + 8, CN_RECORDING_VERSION + 1 );
-	expectError( data, size, "unsupported recording format version 5" );
+	char want[64];
+	snprintf( want, sizeof( want ), "unsupported recording format version %d", CN_RECORDING_VERSION + 1 );
+	expectError( data, size, want );
 	free( data );
 	free( good );
 }

@@ -163,57 +163,92 @@ static const char* cnReadShape( const uint8_t* p, uint32_t version, cnRecordedSh
 	}
 }
 
-// Reads the surface that follows a hull, mesh or heightfield record (version 5): vertices into
-// rec->vertices and triangles into rec->triangles. False with "truncated: ..." or "corrupt: ..." in
-// reason when it is invalid.
-static bool cnReadSurface( cnReader* r, cnRecording* rec, size_t* vertexCapacity, size_t* triangleCapacity,
-						   cnRecordedShape* shape, char* reason, size_t reasonCapacity )
+
+// Grows *data (elements of size bytes, *capacity of them) to hold at least needed; false when memory
+// ran out (the array is then unchanged).
+static bool cnGrowArray( void** data, size_t* capacity, size_t needed, size_t size )
 {
-	const uint8_t* p = cnReader_Take( r, 4 );
-	uint32_t n = p != NULL ? cnGetU32( p ) : 0;
-	if ( p == NULL || n < 3 || n > CN_RECORDING_MAX_SURFACE_VERTICES )
+	if ( needed <= *capacity )
 	{
-		snprintf( reason, reasonCapacity, p == NULL ? "truncated: the file ends before the surface's vertex count"
-													: "corrupt: the surface has %u vertices (allowed: 3 to %d)",
-				  n, CN_RECORDING_MAX_SURFACE_VERTICES );
+		return true;
+	}
+	size_t grown = *capacity < 64 ? 64 : *capacity;
+	while ( grown < needed )
+	{
+		grown *= 2;
+	}
+	void* moved = realloc( *data, size * grown );
+	if ( moved == NULL )
+	{
+		return false;
+	}
+	*data = moved;
+	*capacity = grown;
+	return true;
+}
+
+// Reads a vertex list (a u32 count in [lowest, highest], then 3 f64 per vertex) of a polygon
+// (planar: z must be 0) or a surface and appends it to rec->vertices, setting shape->vertexCount.
+// False with a message "truncated: ..." or "corrupt: ..." in reason when the list is invalid.
+static bool cnReadVertices( cnReader* r, cnRecording* rec, size_t* vertexCapacity, cnRecordedShape* shape, bool planar,
+							uint32_t lowest, uint32_t highest, char* reason, size_t reasonCapacity )
+{
+	const char* what = planar ? "polygon" : "surface";
+	const uint8_t* p = cnReader_Take( r, cn_recVertexCountBytes );
+	if ( p == NULL )
+	{
+		snprintf( reason, reasonCapacity, "truncated: the file ends before the %s's vertex count", what );
+		return false;
+	}
+	uint32_t n = cnGetU32( p );
+	if ( n < lowest || n > highest )
+	{
+		snprintf( reason, reasonCapacity, "corrupt: the %s has %u vertices (allowed: %u to %u)", what, n, lowest, highest );
 		return false;
 	}
 	// checked before allocating: the count cannot ask for more memory than the file holds
 	const uint8_t* list = cnReader_Take( r, (size_t)n * cn_recVertexBytes );
 	if ( list == NULL )
 	{
-		snprintf( reason, reasonCapacity, "truncated: the file ends inside the surface's %u vertices", n );
+		snprintf( reason, reasonCapacity, "truncated: the file ends inside the %s's %u vertices", what, n );
 		return false;
 	}
-	if ( rec->vertexCount + n > *vertexCapacity )
+	if ( cnGrowArray( (void**)&rec->vertices, vertexCapacity, rec->vertexCount + n, sizeof( cnVec3 ) ) == false )
 	{
-		size_t capacity = *vertexCapacity < 64 ? 64 : *vertexCapacity;
-		while ( capacity < rec->vertexCount + n )
-		{
-			capacity *= 2;
-		}
-		cnVec3* vertices = realloc( rec->vertices, sizeof( cnVec3 ) * capacity );
-		if ( vertices == NULL )
-		{
-			snprintf( reason, reasonCapacity, "out of memory" );
-			return false;
-		}
-		rec->vertices = vertices;
-		*vertexCapacity = capacity;
+		snprintf( reason, reasonCapacity, "out of memory" );
+		return false;
 	}
 	for ( uint32_t k = 0; k < n; ++k )
 	{
 		cnVec3 v = cnV3( cnGetF64( list ), cnGetF64( list + 8 ), cnGetF64( list + 16 ) );
 		list += cn_recVertexBytes;
-		if ( cnIsValidVec3( v ) == false )
+		// the library keeps polygons in the shape's xy-plane
+		if ( cnIsValidVec3( v ) == false || ( planar && v.z != 0.0 ) )
 		{
-			snprintf( reason, reasonCapacity, "corrupt: surface vertex %u is not finite", k );
+			snprintf( reason, reasonCapacity, "corrupt: %s vertex %u is (%g, %g, %g), not finite%s", what, k, v.x, v.y, v.z,
+					  planar ? " with z = 0" : "" );
 			return false;
 		}
 		rec->vertices[rec->vertexCount + k] = v;
 	}
+	rec->vertexCount += n;
+	shape->vertexCount = (int)n;
+	return true;
+}
 
-	p = cnReader_Take( r, 4 );
+// Reads the surface that follows a hull, mesh or heightfield record (version 5): its vertices into
+// rec->vertices, then its triangles (a u32 count and 3 u32 indices each) into rec->triangles. False
+// with "truncated: ..." or "corrupt: ..." in reason when it is invalid.
+static bool cnReadSurface( cnReader* r, cnRecording* rec, size_t* vertexCapacity, size_t* triangleCapacity,
+						   cnRecordedShape* shape, char* reason, size_t reasonCapacity )
+{
+	if ( cnReadVertices( r, rec, vertexCapacity, shape, false, 3, CN_RECORDING_MAX_SURFACE_VERTICES, reason,
+						 reasonCapacity ) == false )
+	{
+		return false;
+	}
+	uint32_t n = (uint32_t)shape->vertexCount;
+	const uint8_t* p = cnReader_Take( r, 4 );
 	uint32_t m = p != NULL ? cnGetU32( p ) : 0;
 	if ( p == NULL || m < 1 || m > CN_RECORDING_MAX_SURFACE_TRIANGLES )
 	{
@@ -222,27 +257,16 @@ static bool cnReadSurface( cnReader* r, cnRecording* rec, size_t* vertexCapacity
 				  m, CN_RECORDING_MAX_SURFACE_TRIANGLES );
 		return false;
 	}
-	list = cnReader_Take( r, (size_t)m * 12 );
+	const uint8_t* list = cnReader_Take( r, (size_t)m * 12 );
 	if ( list == NULL )
 	{
 		snprintf( reason, reasonCapacity, "truncated: the file ends inside the surface's %u triangles", m );
 		return false;
 	}
-	if ( rec->triangleCount + m > *triangleCapacity )
+	if ( cnGrowArray( (void**)&rec->triangles, triangleCapacity, rec->triangleCount + m, 3 * sizeof( int ) ) == false )
 	{
-		size_t capacity = *triangleCapacity < 64 ? 64 : *triangleCapacity;
-		while ( capacity < rec->triangleCount + m )
-		{
-			capacity *= 2;
-		}
-		int* triangles = realloc( rec->triangles, sizeof( int ) * 3 * capacity );
-		if ( triangles == NULL )
-		{
-			snprintf( reason, reasonCapacity, "out of memory" );
-			return false;
-		}
-		rec->triangles = triangles;
-		*triangleCapacity = capacity;
+		snprintf( reason, reasonCapacity, "out of memory" );
+		return false;
 	}
 	for ( uint32_t k = 0; k < 3 * m; ++k )
 	{
@@ -255,70 +279,8 @@ static bool cnReadSurface( cnReader* r, cnRecording* rec, size_t* vertexCapacity
 		}
 		rec->triangles[3 * rec->triangleCount + k] = (int)index;
 	}
-	rec->vertexCount += n;
 	rec->triangleCount += m;
-	shape->vertexCount = (int)n;
 	shape->triangleCount = (int)m;
-	return true;
-}
-
-// Reads the vertex list that follows a polygon's shape record into rec->vertices and sets the
-// shape's vertex count. Returns false with a message "truncated: ..." or "corrupt: ..." in reason
-// when the list is invalid.
-static bool cnReadPolygonVertices( cnReader* r, cnRecording* rec, size_t* vertexCapacity, cnRecordedShape* shape,
-								   char* reason, size_t reasonCapacity )
-{
-	const uint8_t* p = cnReader_Take( r, cn_recVertexCountBytes );
-	if ( p == NULL )
-	{
-		snprintf( reason, reasonCapacity, "truncated: the file ends before the polygon's vertex count" );
-		return false;
-	}
-	uint32_t n = cnGetU32( p );
-	if ( n < 2 || n > CN_RECORDING_MAX_POLYGON_VERTICES )
-	{
-		snprintf( reason, reasonCapacity, "corrupt: the polygon has %u vertices (allowed: 2 to %d)", n,
-				  CN_RECORDING_MAX_POLYGON_VERTICES );
-		return false;
-	}
-	// checked before allocating: the count cannot ask for more memory than the file holds
-	const uint8_t* list = cnReader_Take( r, (size_t)n * cn_recVertexBytes );
-	if ( list == NULL )
-	{
-		snprintf( reason, reasonCapacity, "truncated: the file ends inside the polygon's %u vertices", n );
-		return false;
-	}
-	if ( rec->vertexCount + n > *vertexCapacity )
-	{
-		size_t capacity = *vertexCapacity < 64 ? 64 : *vertexCapacity;
-		while ( capacity < rec->vertexCount + n )
-		{
-			capacity *= 2;
-		}
-		cnVec3* vertices = realloc( rec->vertices, sizeof( cnVec3 ) * capacity );
-		if ( vertices == NULL )
-		{
-			snprintf( reason, reasonCapacity, "out of memory" );
-			return false;
-		}
-		rec->vertices = vertices;
-		*vertexCapacity = capacity;
-	}
-	for ( uint32_t k = 0; k < n; ++k )
-	{
-		cnVec3 v = cnV3( cnGetF64( list ), cnGetF64( list + 8 ), cnGetF64( list + 16 ) );
-		list += cn_recVertexBytes;
-		// the library keeps polygons in the shape's xy-plane
-		if ( !isfinite( v.x ) || !isfinite( v.y ) || v.z != 0.0 )
-		{
-			snprintf( reason, reasonCapacity, "corrupt: polygon vertex %u is (%g, %g, %g), not finite with z = 0", k,
-					  v.x, v.y, v.z );
-			return false;
-		}
-		rec->vertices[rec->vertexCount + k] = v;
-	}
-	rec->vertexCount += n;
-	shape->vertexCount = (int)n;
 	return true;
 }
 
@@ -596,7 +558,8 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 			}
 			char polygonError[160];
 			if ( shape->type == cnShape_polygon &&
-				 cnReadPolygonVertices( &r, rec, &vertexCapacity, shape, polygonError, sizeof( polygonError ) ) ==
+				 cnReadVertices( &r, rec, &vertexCapacity, shape, true, 2, CN_RECORDING_MAX_POLYGON_VERTICES, polygonError,
+								 sizeof( polygonError ) ) ==
 					 false )
 			{
 				cnSetError( cnError_badInput, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,

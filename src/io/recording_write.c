@@ -184,43 +184,30 @@ cnRecorderDef cnDefaultRecorderDef( void )
 	return def;
 }
 
-// Whether a recorded shape's material looks other than the defaults (plastic, ior 1.5, no texture):
-// then the file needs version 3.
-static bool cnNeedsAppearance( const cnRecorder* r )
-{
-	bool needs = false;
-	for ( int i = 0; i < r->bodyCount && needs == false; ++i )
-	{
-		int count = cnBody_GetShapeCount( r->world, r->bodies[i] );
-		cnShapeId* shapes = malloc( sizeof( cnShapeId ) * (size_t)( count > 0 ? count : 1 ) );
-		count = shapes != NULL ? cnBody_GetShapes( r->world, r->bodies[i], shapes, count ) : 0;
-		for ( int j = 0; j < count && needs == false; ++j )
-		{
-			cnMaterialDef m = cnMaterial_GetDef( r->world, cnShape_GetDef( r->world, shapes[j] ).material );
-			needs = m.finish != cnFinish_plastic || m.ior != 1.5 || ( m.texture != NULL && m.texture[0] != 0 );
-		}
-		free( shapes );
-	}
-	return needs;
-}
 
-// Whether a recorded body has a hull, mesh or heightfield: then the file needs version 5.
-static bool cnNeedsSurfaces( const cnRecorder* r )
+// What the recorded shapes need of the format: *appearance when a material looks other than the
+// defaults (plastic, ior 1.5, no texture: version 3), *surfaces when a shape is a hull, mesh or
+// heightfield (version 5).
+static void cnScanShapes( const cnRecorder* r, bool* appearance, bool* surfaces )
 {
-	bool needs = false;
-	for ( int i = 0; i < r->bodyCount && needs == false; ++i )
+	*appearance = false;
+	*surfaces = false;
+	for ( int i = 0; i < r->bodyCount; ++i )
 	{
 		int count = cnBody_GetShapeCount( r->world, r->bodies[i] );
 		cnShapeId* shapes = malloc( sizeof( cnShapeId ) * (size_t)( count > 0 ? count : 1 ) );
 		count = shapes != NULL ? cnBody_GetShapes( r->world, r->bodies[i], shapes, count ) : 0;
-		for ( int j = 0; j < count && needs == false; ++j )
+		for ( int j = 0; j < count; ++j )
 		{
-			cnShapeType type = cnShape_GetDef( r->world, shapes[j] ).type;
-			needs = type == cnShape_hull || type == cnShape_mesh || type == cnShape_heightfield;
+			cnShapeDef def = cnShape_GetDef( r->world, shapes[j] );
+			cnMaterialDef m = cnMaterial_GetDef( r->world, def.material );
+			*appearance = *appearance || m.finish != cnFinish_plastic || m.ior != 1.5 ||
+						  ( m.texture != NULL && m.texture[0] != 0 );
+			*surfaces = *surfaces || def.type == cnShape_hull || def.type == cnShape_mesh ||
+						def.type == cnShape_heightfield;
 		}
 		free( shapes );
 	}
-	return needs;
 }
 
 // Writes the triangulated surface of a hull, mesh or heightfield shape (version 5): the vertex count
@@ -302,9 +289,11 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 	cnShapeId shapes[shapeCapacity];
 	// the file is version 1 unless a polygon needs version 2, an appearance version 3 or a joint
 	// version 4, so older readers keep reading it
-	uint32_t version = cnNeedsSurfaces( r ) ? CN_RECORDING_VERSION_SURFACES
-					   : r->jointCount > 0	  ? CN_RECORDING_VERSION_JOINTS
-											  : ( cnNeedsAppearance( r ) ? CN_RECORDING_VERSION_APPEARANCE : 1 );
+	bool appearance, surfaces;
+	cnScanShapes( r, &appearance, &surfaces );
+	uint32_t version = surfaces			  ? CN_RECORDING_VERSION_SURFACES
+					   : r->jointCount > 0 ? CN_RECORDING_VERSION_JOINTS
+										   : ( appearance ? CN_RECORDING_VERSION_APPEARANCE : 1 );
 	int badPolygonBody = -1;
 	for ( int i = 0; i < r->bodyCount && badPolygonBody < 0; ++i )
 	{

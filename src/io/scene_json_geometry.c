@@ -21,26 +21,29 @@ cnHeightfield* cnLoadHeightfieldPng( const char* path, double sizeX, double size
 // ---------------------------------------------------------------------------------------------
 // values
 
-// obj[key] as a list of [x, y, z] points; *points is malloc'ed (the caller frees it).
-static bool cnReadPointList( cnLoader* L, const cJSON* obj, const char* key, int minCount, cnVec3** points, int* count )
+// obj[key] as rows of numbers, row-major into *values (malloc'ed, the caller frees it): each row
+// has width numbers, or when width is 0 as many as the first row, at least minWidth; at least minRows
+// rows and CN_JSON_MAX_INLINE numbers in all. form describes a row in messages ("[x, y, z]").
+static bool cnReadRows( cnLoader* L, const cJSON* obj, const char* key, int width, int minRows, int minWidth,
+						const char* form, double** values, int* rows, int* columns )
 {
 	const cJSON* item = cnJsonField( obj, key );
 	int saved = cnJsonPushKey( L, key );
-	if ( cJSON_IsArray( item ) == false )
+	int n = cJSON_IsArray( item ) ? cJSON_GetArraySize( item ) : -1;
+	if ( width == 0 )
 	{
-		bool ok = cnJsonFail( L, "expected an array of [x, y, z] points, got %s", cnJsonKind( item ) );
+		width = n > 0 && cJSON_IsArray( item->child ) ? cJSON_GetArraySize( item->child ) : 0;
+	}
+	if ( n < minRows || width < minWidth || (int64_t)n * width > CN_JSON_MAX_INLINE )
+	{
+		bool ok = n < 0 ? cnJsonFail( L, "expected an array of %s, got %s", form, cnJsonKind( item ) )
+						: cnJsonFail( L, "expected %d to %d %s (at least %d numbers each), got %d", minRows,
+									  CN_JSON_MAX_INLINE / ( width > 0 ? width : 1 ), form, minWidth, n );
 		cnJsonPopPath( L, saved );
 		return ok;
 	}
-	int n = cJSON_GetArraySize( item );
-	if ( n < minCount || n > CN_JSON_MAX_INLINE )
-	{
-		bool ok = cnJsonFail( L, "expected %d to %d points, got %d", minCount, CN_JSON_MAX_INLINE, n );
-		cnJsonPopPath( L, saved );
-		return ok;
-	}
-	cnVec3* p = malloc( (size_t)n * sizeof( cnVec3 ) );
-	if ( p == NULL )
+	double* v = malloc( (size_t)n * (size_t)width * sizeof( double ) );
+	if ( v == NULL )
 	{
 		cnJsonPopPath( L, saved );
 		return cnJsonFailOutOfMemory( L );
@@ -49,18 +52,44 @@ static bool cnReadPointList( cnLoader* L, const cJSON* obj, const char* key, int
 	for ( const cJSON* child = item->child; child != NULL; child = child->next, ++i )
 	{
 		int at = cnJsonPushIndex( L, i );
-		double v[3];
-		bool ok = cnJsonArrayValue( L, child, 3, "[x, y, z]", cnJsonCheck_any, v );
+		bool ok = cnJsonArrayValue( L, child, width, form, cnJsonCheck_any, v + (size_t)i * (size_t)width );
 		cnJsonPopPath( L, at );
 		if ( ok == false )
 		{
-			free( p );
+			free( v );
 			cnJsonPopPath( L, saved );
 			return false;
 		}
-		p[i] = cnV3( v[0], v[1], v[2] );
 	}
 	cnJsonPopPath( L, saved );
+	*values = v;
+	*rows = n;
+	if ( columns != NULL )
+	{
+		*columns = width;
+	}
+	return true;
+}
+
+// obj[key] as a list of [x, y, z] points; *points is malloc'ed (the caller frees it).
+static bool cnReadPointList( cnLoader* L, const cJSON* obj, const char* key, int minCount, cnVec3** points, int* count )
+{
+	double* v = NULL;
+	int n = 0;
+	if ( cnReadRows( L, obj, key, 3, minCount, 3, "[x, y, z] points", &v, &n, NULL ) == false )
+	{
+		return false;
+	}
+	cnVec3* p = malloc( (size_t)( n > 0 ? n : 1 ) * sizeof( cnVec3 ) );
+	for ( int i = 0; p != NULL && i < n; ++i )
+	{
+		p[i] = cnV3( v[3 * i], v[3 * i + 1], v[3 * i + 2] );
+	}
+	free( v );
+	if ( p == NULL )
+	{
+		return cnJsonFailOutOfMemory( L );
+	}
 	*points = p;
 	*count = n;
 	return true;
@@ -69,46 +98,33 @@ static bool cnReadPointList( cnLoader* L, const cJSON* obj, const char* key, int
 // obj["triangles"] as a list of [i, j, k] vertex indices below vertexCount; *indices is malloc'ed.
 static bool cnReadTriangles( cnLoader* L, const cJSON* obj, int vertexCount, int** indices, int* count )
 {
-	const cJSON* item = cnJsonField( obj, "triangles" );
-	int saved = cnJsonPushKey( L, "triangles" );
-	int n = cJSON_IsArray( item ) ? cJSON_GetArraySize( item ) : -1;
-	if ( n < 1 || n > CN_JSON_MAX_INLINE )
+	double* v = NULL;
+	int n = 0;
+	if ( cnReadRows( L, obj, "triangles", 3, 1, 3, "[i, j, k] vertex indices", &v, &n, NULL ) == false )
 	{
-		bool ok = n < 0 ? cnJsonFail( L, "expected an array of [i, j, k] vertex indices, got %s", cnJsonKind( item ) )
-						: cnJsonFail( L, "expected 1 to %d triangles, got %d", CN_JSON_MAX_INLINE, n );
-		cnJsonPopPath( L, saved );
-		return ok;
+		return false;
 	}
 	int* t = malloc( (size_t)n * 3 * sizeof( int ) );
 	if ( t == NULL )
 	{
-		cnJsonPopPath( L, saved );
+		free( v );
 		return cnJsonFailOutOfMemory( L );
 	}
-	int i = 0;
-	for ( const cJSON* child = item->child; child != NULL; child = child->next, ++i )
+	for ( int k = 0; k < 3 * n; ++k )
 	{
-		int at = cnJsonPushIndex( L, i );
-		double v[3];
-		bool ok = cnJsonArrayValue( L, child, 3, "[i, j, k]", cnJsonCheck_any, v );
-		for ( int k = 0; ok && k < 3; ++k )
+		if ( v[k] != floor( v[k] ) || v[k] < 0.0 || v[k] >= vertexCount )
 		{
-			if ( v[k] != floor( v[k] ) || v[k] < 0.0 || v[k] >= vertexCount )
-			{
-				ok = cnJsonFail( L, "vertex index %s is not an integer in [0, %d)", cnJsonShowNumber( v[k] ).text,
-								 vertexCount );
-			}
-			t[3 * i + k] = ok ? (int)v[k] : 0;
-		}
-		cnJsonPopPath( L, at );
-		if ( ok == false )
-		{
-			free( t );
+			int saved = cnJsonPushKey( L, "triangles" );
+			cnJsonPushIndex( L, k / 3 );
+			cnJsonFail( L, "vertex index %s is not an integer in [0, %d)", cnJsonShowNumber( v[k] ).text, vertexCount );
 			cnJsonPopPath( L, saved );
+			free( v );
+			free( t );
 			return false;
 		}
+		t[k] = (int)v[k];
 	}
-	cnJsonPopPath( L, saved );
+	free( v );
 	*indices = t;
 	*count = n;
 	return true;
@@ -299,45 +315,6 @@ bool cnJsonReadMeshShape( cnLoader* L, const cJSON* s, cnBodyType bodyType, cnSh
 // ---------------------------------------------------------------------------------------------
 // heightfields
 
-// Reads s["heights"]: rows (along y) of equal length (samples along x); *heights is malloc'ed.
-static bool cnReadHeightRows( cnLoader* L, const cJSON* s, double** heights, int* columns, int* rows )
-{
-	const cJSON* item = cnJsonField( s, "heights" );
-	int saved = cnJsonPushKey( L, "heights" );
-	int n = cJSON_IsArray( item ) ? cJSON_GetArraySize( item ) : -1;
-	int m = n > 0 && cJSON_IsArray( item->child ) ? cJSON_GetArraySize( item->child ) : -1;
-	if ( n < 2 || m < 2 || (int64_t)n * m > CN_JSON_MAX_INLINE )
-	{
-		bool ok = cnJsonFail( L, "expected at least 2 rows of at least 2 heights, at most %d in all", CN_JSON_MAX_INLINE );
-		cnJsonPopPath( L, saved );
-		return ok;
-	}
-	double* h = malloc( (size_t)n * (size_t)m * sizeof( double ) );
-	if ( h == NULL )
-	{
-		cnJsonPopPath( L, saved );
-		return cnJsonFailOutOfMemory( L );
-	}
-	int j = 0;
-	for ( const cJSON* row = item->child; row != NULL; row = row->next, ++j )
-	{
-		int at = cnJsonPushIndex( L, j );
-		bool ok = cnJsonArrayValue( L, row, m, "(every row as long as the first)", cnJsonCheck_any, h + (size_t)j * (size_t)m );
-		cnJsonPopPath( L, at );
-		if ( ok == false )
-		{
-			free( h );
-			cnJsonPopPath( L, saved );
-			return false;
-		}
-	}
-	cnJsonPopPath( L, saved );
-	*heights = h;
-	*columns = m;
-	*rows = n;
-	return true;
-}
-
 bool cnJsonReadHeightfieldShape( cnLoader* L, const cJSON* s, cnBodyType bodyType, cnShapeDef* def )
 {
 	if ( bodyType != cnBody_static )
@@ -393,7 +370,8 @@ bool cnJsonReadHeightfieldShape( cnLoader* L, const cJSON* s, cnBodyType bodyTyp
 		}
 		double* heights = NULL;
 		int columns = 0, rows = 0;
-		if ( cnReadHeightRows( L, s, &heights, &columns, &rows ) == false )
+		// rows along y of samples along x, every row as long as the first
+		if ( cnReadRows( L, s, "heights", 0, 2, 2, "rows of heights", &heights, &rows, &columns ) == false )
 		{
 			return false;
 		}
