@@ -269,8 +269,8 @@ CN_API bool cnBody_IsAwake( const cnWorld* world, cnBodyId id );
 
 /// Wakes (true) or puts to sleep (false) the body's whole island.
 CN_API bool cnBody_SetAwake( cnWorld* world, cnBodyId id, bool awake );
-/// Marks a body as a bullet: it gets continuous collision against static shapes every step
-/// (docs/continuous.md). False when the id is stale.
+/// Marks a body as a bullet: it gets continuous collision every step, against static shapes and
+/// against the moving bodies at their final poses (docs/continuous.md). False when the id is stale.
 CN_API bool cnBody_SetBullet( cnWorld* world, cnBodyId id, bool flag );
 /// Whether a body is marked as a bullet (false when the id is stale).
 CN_API bool cnBody_IsBullet( const cnWorld* world, cnBodyId id );

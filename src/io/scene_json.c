@@ -391,7 +391,7 @@ static const char* const cnTopKeys[] = {
 	"cairn",    "name",  "description", "gravity",        "timestep",   "duration", "fps",    "method",
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
-	"speculative_contacts", "cameras", "joints" };
+	"speculative_contacts", "cameras", "joints", "continuous" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -495,6 +495,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnJsonReadNumber( L, root, "fps", cnJsonCheck_positive, &settings.fps ) == false ||
 		 cnJsonReadString( L, root, "method", &method ) == false ||
 		 cnJsonReadBool( L, root, "sleep", &worldDef.enableSleep ) == false ||
+		 cnJsonReadBool( L, root, "continuous", &worldDef.enableContinuous ) == false ||
 		 cnJsonReadInteger( L, root, "substeps", 1.0, 64.0, &subSteps ) == false ||
 		 cnJsonReadBool( L, root, "planar", &worldDef.planar ) == false ||
 		 cnJsonReadBool( L, root, "position_correction", &methods->velocity.positionCorrection ) == false ||
