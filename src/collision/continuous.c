@@ -10,6 +10,7 @@
 #include "collision/gjk.h"
 #include "collision/hull.h"
 #include "collision/mesh.h"
+#include "collision/time_of_impact.h"
 #include "contact.h"
 #include "joints/joint.h"
 #include "pair_map.h"
@@ -21,8 +22,6 @@
 
 // a body that moves farther than this fraction of its smallest size in a step is swept
 #define CN_FAST_FRACTION 0.25
-// conservative advancement stops after this many distance queries
-#define CN_TOI_ITERATIONS 64
 
 bool cnUsesContinuous( const cnWorld* world )
 {
@@ -53,17 +52,6 @@ void cnSaveStartPoses( cnWorld* world )
 	}
 }
 
-// The motion of a body over the step as a function of t in [0, 1]: the centre of mass on a line,
-// the orientation turning about a fixed world axis at a constant rate of angle per unit t.
-typedef struct cnSweep
-{
-	cnVec3 c0, dc;
-	cnQuat q0;
-	cnVec3 axis;
-	// rotation over the whole step, radians, >= 0 (may exceed pi: see cnMakeSweep)
-	double angle;
-	cnVec3 localCenter;
-} cnSweep;
 
 // The sweep of a body from its start pose to its current pose. The rotation between the two
 // orientations is known only up to whole turns about its axis: the shortest arc is taken unless the
@@ -116,14 +104,6 @@ static cnSweep cnMakeSweep( const cnBody* b, double timeStep )
 	return sw;
 }
 
-static cnTransform cnSweepTransform( const cnSweep* sw, double t )
-{
-	cnTransform xf;
-	xf.q = cnNormalizeQuat( cnMulQuat( cnQuatFromAxisAngle( sw->axis, t * sw->angle ), sw->q0 ) );
-	cnVec3 c = cnMulAdd( sw->c0, t, sw->dc );
-	xf.p = cnSub( c, cnRotate( xf.q, sw->localCenter ) );
-	return xf;
-}
 
 // Smallest half-size of a shape: how far it can move before a thin obstacle may fit through.
 static double cnInnerExtent( const cnGeometry* g )
@@ -186,59 +166,21 @@ typedef struct cnSweepQuery
 	cnTransform xfObstacle;
 } cnSweepQuery;
 
-// Time of impact of the swept shape against an obstacle at xfA by conservative advancement: t moves
-// on by (distance - target) / (a bound on how fast the distance can shrink) until the shapes are
-// within the target separation. Returns 1 when they do not meet before q->fraction. No point of the
-// shape moves faster than |dc| + angle reach per unit t (the centre's speed plus the angular rate
-// times the farthest point's distance from the centre, the tips of a long body); along the current
-// normal the distance shrinks at most at |dc . n| + angle reach. Should a step by that bound
-// overshoot (the normal turns), the full bound takes over from the last pose, which cannot.
-static double cnTimeOfImpact( const cnSweepQuery* q, const cnGeometry* other, cnTransform xfA, cnVec3* normal )
+// Time of impact of the swept shape against an obstacle at xfA (time_of_impact.c: conservative
+// advancement, no point of the shape moving faster than |dc| + angle reach per unit t, the tips of a
+// long body included). Returns 1 when they do not meet before q->fraction, or when they touch at the
+// start (the contacts of the step took care of that).
+static double cnTimeOfImpactOf( const cnSweepQuery* q, const cnGeometry* other, cnTransform xfA, cnVec3* normal )
 {
-	const cnSweep* sw = q->sweep;
-	double tolerance = 0.25 * q->target;
-	double t = 0.0;
-	cnTransform xfB = cnMulTransforms( cnSweepTransform( sw, t ), q->shape->local );
-	cnDistanceOutput out = cnShapeDistance( other, xfA, &q->shape->geom, xfB );
-	if ( out.distance <= q->target )
+	cnToiInput in = { other, xfA, &q->shape->geom, q->sweep, q->shape->local, q->reach,
+					  q->target, 0.25 * q->target, q->fraction };
+	cnToiOutput out = cnTimeOfImpact( &in );
+	if ( out.state != cnToi_hit )
 	{
-		// touching at the start: the contacts of the step took care of it
 		return 1.0;
 	}
-	bool strict = false;
-	double linear = cnLength( sw->dc );
-	double angular = sw->angle * q->reach;
-	for ( int iter = 0; iter < CN_TOI_ITERATIONS; ++iter )
-	{
-		if ( out.distance < q->target + tolerance )
-		{
-			*normal = out.normal;
-			return t;
-		}
-		double rate = ( strict ? linear : fabs( cnDot( sw->dc, out.normal ) ) ) + angular;
-		if ( rate <= 0.0 )
-		{
-			return 1.0;
-		}
-		double next = t + ( out.distance - q->target ) / rate;
-		if ( next >= q->fraction )
-		{
-			return 1.0;
-		}
-		xfB = cnMulTransforms( cnSweepTransform( sw, next ), q->shape->local );
-		cnDistanceOutput nextOut = cnShapeDistance( other, xfA, &q->shape->geom, xfB );
-		if ( nextOut.distance < q->target - tolerance && strict == false )
-		{
-			// overshot: stay at t and advance by the bound that cannot overshoot
-			strict = true;
-			continue;
-		}
-		t = next;
-		out = nextOut;
-	}
-	// out of iterations (a grazing approach): the pose reached is still apart, stop there
 	*normal = out.normal;
-	return t;
+	return out.fraction;
 }
 
 // Sweeps the shape against one convex obstacle (a solid or a triangle) and keeps the hit when the
@@ -251,7 +193,7 @@ static double cnTimeOfImpact( const cnSweepQuery* q, const cnGeometry* other, cn
 static void cnSweepAgainst( cnSweepQuery* q, const cnGeometry* other, cnTransform xfA )
 {
 	cnVec3 normal = cnVec3_zero;
-	double t = cnTimeOfImpact( q, other, xfA, &normal );
+	double t = cnTimeOfImpactOf( q, other, xfA, &normal );
 	if ( t >= q->fraction )
 	{
 		return;
@@ -270,13 +212,10 @@ static bool cnTriangleCallback( void* context, int triangle, const cnVec3 vertic
 {
 	(void)triangle;
 	cnSweepQuery* q = context;
-	cnVec3 centroid = cnMulSV( 1.0 / 3.0, cnAdd( vertices[0], cnAdd( vertices[1], vertices[2] ) ) );
-	cnVec3 local[3] = { cnSub( vertices[0], centroid ), cnSub( vertices[1], centroid ), cnSub( vertices[2], centroid ) };
-	cnGeometry g = { 0 };
-	g.type = cnShape_polygon;
-	g.vertexCount = 3;
-	g.vertices = local;
-	cnTransform offset = { centroid, cnQuat_identity };
+	cnVec3 local[3];
+	cnGeometry g;
+	cnTransform offset;
+	cnMakeTriangle( vertices, local, &g, &offset );
 	cnSweepAgainst( q, &g, cnMulTransforms( q->xfObstacle, offset ) );
 	return true;
 }
