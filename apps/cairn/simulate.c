@@ -244,6 +244,11 @@ static void cliPrintStats( const cliRunState* state, const cnWorld* world, doubl
 		printf( "  %-16s %10lld  (contact sets whose friction LCP had no solution: frictionless that step)\n",
 				"friction fallbk", (long long)last.frictionFallbackCount );
 	}
+	if ( last.compliantFallbackCount > 0 )
+	{
+		printf( "  %-16s %10lld  (contact sets whose LCP had no rigid solution: solved with A + eps I)\n",
+				"compliant fallbk", (long long)last.compliantFallbackCount );
+	}
 	if ( last.grFallbackCount > 0 )
 	{
 		printf( "  %-16s %10lld  (islands whose reflections did not finish: solved once, inelastically)\n",

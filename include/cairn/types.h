@@ -521,6 +521,9 @@ typedef struct cnStats
 	/// total over the life of the world: contact sets whose boxed friction LCP (lcp, gr-lcp with the
 	/// dantzig solver) had no solution and took the frictionless response for one step
 	int64_t frictionFallbackCount;
+	/// total over the life of the world: contact sets whose frictionless LCP (lcp, gr-lcp) had no
+	/// solution (jammed bodies) and were solved with a little compliance, A + eps I
+	int64_t compliantFallbackCount;
 	/// total over the life of the world: fast bodies moved back to their time of impact by the
 	/// continuous stage
 	int64_t continuousHitCount;

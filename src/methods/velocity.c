@@ -466,6 +466,33 @@ static bool cnSolveLcpSet( cnVelocityStep* s, const int* set, int count, bool* c
 		}
 		world->stats.frictionFallbackCount += status == cnLcp_ok ? 1 : 0;
 	}
+	if ( status != cnLcp_ok && withFriction == false )
+	{
+		// No impulses satisfy every normal row: a jammed set (jacks interlocked arm in arm, a body
+		// squeezed between two that approach it) whose rigid LCP is infeasible by a hair, or whose
+		// pivots stall in round-off. A little compliance, A + eps I (ODE's constraint force mixing),
+		// makes it a P-matrix LCP, which has exactly one solution; eps grows from 1e-9 to 1e-3 of the
+		// largest diagonal entry until Lemke finds it. The contacts then give way by at most eps z
+		// of velocity: nothing a frame shows. Counted in cnStats.compliantFallbackCount.
+		double largest = 0.0;
+		for ( int i = 0; i < r; ++i )
+		{
+			largest = fmax( largest, s->A[i + i * r] );
+		}
+		for ( double eps = 1e-9; eps <= 1e-3 && status != cnLcp_ok; eps *= 1000.0 )
+		{
+			for ( int i = 0; i < r; ++i )
+			{
+				s->A[i + i * r] += eps * largest;
+			}
+			status = cnSolveLcpLemke( r, s->A, s->b, s->z, 50 * r + 100 );
+			for ( int i = 0; i < r; ++i )
+			{
+				s->A[i + i * r] -= eps * largest;
+			}
+		}
+		world->stats.compliantFallbackCount += status == cnLcp_ok ? 1 : 0;
+	}
 	if ( status != cnLcp_ok )
 	{
 		return cnSetError( cnError_stepFailed, "%s: the %s LCP over %d contact points failed (%s) at t = %g", s->name,
