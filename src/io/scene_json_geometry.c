@@ -7,8 +7,6 @@
 #include "io/scene_json_geometry.h"
 
 #include "cairn/io.h"
-cnMesh* cnLoadMesh( const char* path, cnVec3 scale ); /* TEMP */
-cnHeightfield* cnLoadHeightfieldPng( const char* path, double sizeX, double sizeY, double heightScale ); /* TEMP */
 
 #include <limits.h>
 #include <stdio.h>
