@@ -323,14 +323,17 @@ def stairs_scene():
     return scene
 
 
-def terrain_height(x, y):
-    """Rolling hills in [0, 1]: a few smooth bumps and a valley, as AERO's uneven floor."""
-    h = 0.45
+def terrain_height(x, y, half=10.0):
+    """Rolling hills in [0, 1]: a few smooth bumps and a valley, as AERO's uneven floor, inside a rim
+    that rises over the outer tenth so nothing rolls off the edge."""
+    edge = max(abs(x), abs(y)) / half
+    u = min(max((edge - 0.85) / 0.15, 0.0), 1.0)
+    h = 0.35 + 0.45 * u * u * (3 - 2 * u)
     for cx, cy, r, a in ((-4.0, -3.0, 3.0, 0.45), (4.5, 2.5, 3.5, 0.5), (0.5, 5.0, 2.5, 0.3), (-5.0, 4.5, 2.0, 0.25)):
         h += a * math.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (r * r))
     h -= 0.3 * math.exp(-((x - 1.0) ** 2 + (y + 2.0) ** 2) / 6.0)
     h += 0.04 * math.sin(0.9 * x) * math.cos(0.7 * y)
-    return min(max(h, 0.0), 1.0)
+    return min(max(h, 0.0), 1.0) if edge <= 1.0 else 1.0
 
 
 def terrain_scene(size=20.0, samples=65, height_scale=2.0):
@@ -342,8 +345,8 @@ def terrain_scene(size=20.0, samples=65, height_scale=2.0):
                      for i in range(samples)])
     write_png16(os.path.join(MESHES, "terrain.png"), rows)
     scene = ms.header("terrain",
-        "AERO's uneven floor: a 20 m x 20 m heightfield of rolling hills and a valley (meshes/terrain.png, a "
-        "16-bit grayscale image, %d x %d samples, 2 m for white) with balls of several sizes and a few boxes "
+        "AERO's uneven floor: a 20 m x 20 m heightfield of rolling hills and a valley inside a raised rim "
+        "(meshes/terrain.png, a 16-bit grayscale image, %d x %d samples, 2 m for white) with balls of several sizes and a few boxes "
         "released on the slopes, rolling down into the valley." % (samples, samples), ms.STEP_60, 8, 60)
     scene["cameras"] = [ms.look("overview", [12.0, -16.0, 11.0], [0, 0, 0.5], 50)]
     scene["materials"] = {
@@ -388,7 +391,7 @@ def mesh_drop_scene():
     scene["cameras"] = [ms.look("side", [2.2, -2.8, 1.8], [0, 0, 0.3], 45)]
     scene["materials"] = {
         "stone": {"density": 2400, "friction": 0.6, "restitution": 0.2,
-                  "appearance": {"color": [0.6, 0.6, 0.62], "finish": "matte"}},
+                  "appearance": {"color": [0.3, 0.34, 0.4], "finish": "marble"}},
         "ceramic": {"density": 2300, "friction": 0.5, "restitution": 0.3,
                     "appearance": {"color": [0.2, 0.5, 0.8], "finish": "plastic"}},
         "clay": {"density": 1800, "friction": 0.6, "restitution": 0.2,
