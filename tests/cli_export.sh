@@ -190,6 +190,19 @@ exported+=("$T/swing.gltf")
 for type in distance spring damper ball; do
 	check "  a $type joint node" grep -q "\"cairnJointType\":[[:space:]]*\"$type\"" "$T/swing.gltf"
 done
+
+# --- hulls, meshes and heightfields ------------------------------------------------------------
+# the jacks (compounds of hulls) share one mesh per hull; the staircase mesh and the PNG terrain
+# export as their triangles
+for scene in jacks stairs_mesh terrain; do
+	run export "$SOURCE_DIR/scenes/$scene.json" -o "$T/$scene.glb" --fps 10 --quiet
+	check "export of $scene.json (hulls, meshes, heightfields) exits 0" test $rc -eq 0
+	exported+=("$T/$scene.glb")
+done
+run export "$SOURCE_DIR/scenes/jacks.json" -o "$T/jacks.gltf" --fps 10 --quiet
+# 36 jacks of 3 hulls each: one glTF mesh per arm and material (steel, brass), six in all
+check "  the 108 hull shapes of jacks.json share 6 glTF meshes" \
+	test "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for m in d['meshes'] if m.get('name','').startswith('hull')))" "$T/jacks.gltf" 2>/dev/null)" = 6
 for piece in "rod rod" "coil coil" "shock cylinder" "shock rod" "spindle sphere" "fuse sphere"; do
 	check "  a piece node '$piece'" grep -q "\"name\":[[:space:]]*\"$piece\"" "$T/swing.gltf"
 done
