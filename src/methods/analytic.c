@@ -134,14 +134,7 @@ static double cnCollisionGap( void* context, double t, double* rate )
 {
 	cnCollisionSearch* cs = context;
 	cnPenaltySystem* sys = cs->sys;
-	const cnRk* rk = &sys->rk;
-	const double* y = rk->y;
-	if ( t != rk->t )
-	{
-		cnRk_Interpolate( rk, t, cs->probe );
-		y = cs->probe;
-	}
-	cnPenaltyLoadStage( sys, t, y );
+	cnPenaltyLoadStageAt( sys, t, cs->probe );
 	double gap = cs->margin;
 	*rate = 0.0;
 	for ( int i = 0; i < sys->contactCount; ++i )

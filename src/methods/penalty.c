@@ -227,6 +227,18 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep )
 	return world->liveJointCount > 0 ? cnPenaltyBeginJoints( sys ) : true;
 }
 
+void cnPenaltyLoadStageAt( cnPenaltySystem* sys, double t, double* probe )
+{
+	const cnRk* rk = &sys->rk;
+	const double* y = rk->y;
+	if ( t != rk->t )
+	{
+		cnRk_Interpolate( rk, t, probe );
+		y = probe;
+	}
+	cnPenaltyLoadStage( sys, t, y );
+}
+
 void cnPenaltyLoadStage( cnPenaltySystem* sys, double t, const double* y )
 {
 	const cnWorld* world = sys->world;
@@ -996,14 +1008,7 @@ static double cnSwitchGap( void* context, double t, double* rate )
 {
 	cnSwitchSearch* ss = context;
 	cnPenaltySystem* sys = ss->sys;
-	const cnRk* rk = &sys->rk;
-	const double* y = rk->y;
-	if ( t != rk->t )
-	{
-		cnRk_Interpolate( rk, t, ss->probe );
-		y = ss->probe;
-	}
-	cnPenaltyLoadStage( sys, t, y );
+	cnPenaltyLoadStageAt( sys, t, ss->probe );
 	double gap = DBL_MAX;
 	*rate = 0.0;
 	for ( int i = 0; i < sys->contactCount; ++i )

@@ -262,6 +262,10 @@ bool cnPenaltyBegin( cnWorld* world, cnPenaltySystem* sys, double timeStep );
 /// Unpacks the state y at time t (relative to the step start) into sys->stage.
 void cnPenaltyLoadStage( cnPenaltySystem* sys, double t, const double* y );
 
+/// Loads the stage at time t of the current step: the integrator's state when t is the step's end,
+/// else its dense output at t, interpolated into probe (one state vector of scratch).
+void cnPenaltyLoadStageAt( cnPenaltySystem* sys, double t, double* probe );
+
 /// A body at the loaded stage: its slot entry, or the static / kinematic / sleeping body at the
 /// stage time.
 cnPenaltyBody cnPenaltyGetBody( const cnPenaltySystem* sys, int bodyIndex );
