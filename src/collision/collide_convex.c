@@ -7,6 +7,10 @@
 // one point per step would let it rock on its rim.
 //
 // Everything is computed in the frame of shape A and moved to the world at the end.
+//
+// The features (cnMakeFeature, feature.h) also serve the convex-triangle narrow phase in
+// collide_mesh.c, so a shape offers the same face, segment or point to a mesh as to a convex.
+#include "collision/feature.h"
 #include "collision/gjk.h"
 #include "collision/hull.h"
 
@@ -15,7 +19,6 @@
 // The cylinder cap is approximated by a regular 16-gon inscribed in the rim, fixed in the
 // cylinder frame so each vertex keeps its feature id from step to step.
 #define CN_CAP_VERTICES 16
-#define CN_FEATURE_MAX_VERTICES 16
 
 // A cylinder offers its cap when its axis is within about 11.5 degrees of the normal
 // (cos = 0.98). Up to that tilt the inscribed polygon misses the lowest rim point by at most
@@ -77,22 +80,6 @@ static const double cnCapSin[CN_CAP_VERTICES] = { 0.0,
 												  -0.92387953251128674,
 												  -0.70710678118654752,
 												  -0.38268343236508977 };
-
-// The supporting feature of a shape along a direction, in the frame of shape A: a point
-// (count 1), a segment (count 2) or a convex polygon counter-clockwise seen from outside.
-typedef struct cnFeature
-{
-	cnVec3 points[CN_FEATURE_MAX_VERTICES];
-	// vertex ids, unique within the feature's shape (below 64): they label the feature's vertices
-	// and edges in the clipping keys
-	uint8_t ids[CN_FEATURE_MAX_VERTICES];
-	int count;
-	// polygons: outward unit normal
-	cnVec3 normal;
-	// face id, unique within the shape (below 8 for the primitives; any size for hulls, whose
-	// faces and edges cnFeatureIdBase folds into the point id)
-	uint32_t faceId;
-} cnFeature;
 
 // Hull feature: the face most aligned with dl (hull frame) when it is within CN_HULL_FACE_COS,
 // else the edge at the supporting vertex most perpendicular to dl, else the vertex alone (count 1).
@@ -166,8 +153,9 @@ static void cnMakeHullFeature( const cnHull* h, cnVec3 dl, cnFeature* f, cnVec3*
 	f->faceId = 0x10000u | ( (uint32_t)v0 << 8 ) | (uint32_t)v1;
 }
 
-// Feature of shape g (placed at xf in A's frame) farthest along the unit direction d.
-static void cnMakeFeature( const cnGeometry* g, cnTransform xf, cnVec3 d, cnFeature* f )
+// Feature of shape g (placed at xf in the caller's frame: A's here, the triangle source's in
+// collide_mesh.c) farthest along the unit direction d.
+void cnMakeFeature( const cnGeometry* g, cnTransform xf, cnVec3 d, cnFeature* f )
 {
 	cnVec3 dl = cnInvRotate( xf.q, d );
 	cnVec3 local[CN_FEATURE_MAX_VERTICES];
@@ -265,8 +253,9 @@ static void cnMakeFeature( const cnGeometry* g, cnTransform xf, cnVec3 d, cnFeat
 		{
 			f->points[v] = cnTransformPoint( xf, local[v] );
 		}
-		f->normal = cnRotate( xf.q, localNormal );
 	}
+	// zero for a segment or a point: a caller may test a polygon's alignment before its count
+	f->normal = cnRotate( xf.q, localNormal );
 }
 
 // Side planes of a reference polygon: each contains an edge and the normal n, facing outwards,

@@ -11,9 +11,11 @@
 // or concave neighbours, cnMesh.edgeFlags) takes the triangle's face normal instead, as Jolt's
 // active edges do, so a box sliding over a floor of many triangles never meets the seams. With the
 // face normal the convex's supporting feature (a box face, a capsule's segment, a cylinder's cap
-// or side, a hull face) is clipped to the triangle; with an edge or vertex normal the triangle is
-// clipped to the convex's face when it has one facing the normal, else the GJK/EPA point stands
-// alone. Triangles are one-sided: a convex whose centre is behind a triangle's plane ignores it.
+// or side, a hull face or edge: collide_convex.c's cnMakeFeature, the same a convex pair clips) is
+// clipped to the triangle; with an edge or vertex normal the triangle is clipped to the convex's
+// face when it has one facing the normal, else the GJK/EPA point stands alone. Triangles are
+// one-sided: a convex whose centre is behind a triangle's plane ignores it.
+#include "collision/feature.h"
 #include "collision/gjk.h"
 #include "collision/hull.h"
 #include "collision/mesh.h"
@@ -21,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// a feature of at most this many vertices (a cylinder cap's 16-gon, a hull face subsampled)
-#define CN_MESH_FEATURE_VERTICES 16
 // points of one normal merge into one manifold when their normals differ by less than ~0.8 degrees
 #define CN_MESH_NORMAL_COS 0.9999
 // a GJK/EPA normal within this of the face normal is the face normal (1 - cos: ~4.5e-5 rad)
@@ -273,120 +273,6 @@ static bool cnProjectsInside( const cnVec3 v[3], cnVec3 n, cnVec3 p )
 // ---------------------------------------------------------------------------------------------
 // convex shapes against triangles
 
-// The supporting feature of a convex shape along a direction (source frame): a polygon counter-
-// clockwise seen from outside, a segment, or a single point (count 1: use the support point).
-typedef struct cnConvexFeature
-{
-	cnVec3 points[CN_MESH_FEATURE_VERTICES];
-	uint8_t ids[CN_MESH_FEATURE_VERTICES];
-	int count;
-	cnVec3 normal;
-} cnConvexFeature;
-
-// The feature of g (at xf) facing the unit direction d: the same choices as collide_convex.c's
-// (a box always offers its face; a capsule its segment within 45 degrees of perpendicular; a
-// cylinder its cap within ~11.5 degrees or its side line within 45; a hull its face within ~18).
-static void cnConvexFeatureAlong( const cnGeometry* g, cnTransform xf, cnVec3 d, cnConvexFeature* f )
-{
-	cnVec3 dl = cnInvRotate( xf.q, d );
-	cnVec3 local[CN_MESH_FEATURE_VERTICES];
-	cnVec3 localNormal = cnVec3_zero;
-	f->count = 1;
-	switch ( g->type )
-	{
-		case cnShape_box:
-		{
-			double ax = fabs( dl.x ), ay = fabs( dl.y ), az = fabs( dl.z );
-			int i = ( ax >= ay && ax >= az ) ? 0 : ( ay >= az ? 1 : 2 );
-			int j = ( i + 1 ) % 3, k = ( i + 2 ) % 3;
-			double s = cnGet( dl, i ) >= 0.0 ? 1.0 : -1.0;
-			double h[3] = { g->halfExtents.x, g->halfExtents.y, g->halfExtents.z };
-			static const double sj[4] = { 1.0, -1.0, -1.0, 1.0 };
-			static const double sk[4] = { 1.0, 1.0, -1.0, -1.0 };
-			for ( int v = 0; v < 4; ++v )
-			{
-				int q = s > 0.0 ? v : 3 - v;
-				double c[3];
-				c[i] = s * h[i];
-				c[j] = sj[q] * h[j];
-				c[k] = sk[q] * h[k];
-				local[v] = cnV3( c[0], c[1], c[2] );
-				f->ids[v] = (uint8_t)( ( c[0] > 0.0 ? 1 : 0 ) | ( c[1] > 0.0 ? 2 : 0 ) | ( c[2] > 0.0 ? 4 : 0 ) );
-			}
-			double nl[3] = { 0.0, 0.0, 0.0 };
-			nl[i] = s;
-			localNormal = cnV3( nl[0], nl[1], nl[2] );
-			f->count = 4;
-			break;
-		}
-
-		case cnShape_capsule:
-			if ( fabs( dl.z ) <= 0.70710678118654752 )
-			{
-				cnVec3 offset = cnMulSV( g->radius, cnNormalize( dl ) );
-				local[0] = cnAdd( cnV3( 0.0, 0.0, -g->halfHeight ), offset );
-				local[1] = cnAdd( cnV3( 0.0, 0.0, g->halfHeight ), offset );
-				f->ids[0] = 0;
-				f->ids[1] = 1;
-				f->count = 2;
-			}
-			break;
-
-		case cnShape_cylinder:
-			if ( fabs( dl.z ) >= 0.98 )
-			{
-				bool top = dl.z > 0.0;
-				for ( int k = 0; k < 16; ++k )
-				{
-					// the bottom cap runs the other way, so both are counter-clockwise from outside
-					int j = top ? k : ( 16 - k ) % 16;
-					double angle = j * ( CN_PI / 8.0 );
-					local[k] = cnV3( g->radius * cos( angle ), g->radius * sin( angle ), top ? g->halfHeight : -g->halfHeight );
-					f->ids[k] = (uint8_t)( top ? j : 16 + j );
-				}
-				localNormal = cnV3( 0.0, 0.0, top ? 1.0 : -1.0 );
-				f->count = 16;
-			}
-			else if ( fabs( dl.z ) <= 0.70710678118654752 )
-			{
-				cnVec3 u = cnNormalize( cnV3( dl.x, dl.y, 0.0 ) );
-				local[0] = cnV3( g->radius * u.x, g->radius * u.y, -g->halfHeight );
-				local[1] = cnV3( g->radius * u.x, g->radius * u.y, g->halfHeight );
-				f->ids[0] = 32;
-				f->ids[1] = 33;
-				f->count = 2;
-			}
-			break;
-
-		case cnShape_hull:
-		{
-			const cnHull* h = g->hull;
-			int face = cnHullFace( h, dl );
-			if ( cnDot( h->faceNormals[face], dl ) >= CN_MESH_CONVEX_FACE_COS )
-			{
-				int first = h->faceFirst[face], n = h->faceFirst[face + 1] - first;
-				int count = n <= CN_MESH_FEATURE_VERTICES ? n : CN_MESH_FEATURE_VERTICES;
-				for ( int k = 0; k < count; ++k )
-				{
-					local[k] = h->vertices[h->faceVertices[first + k * n / count]];
-					f->ids[k] = (uint8_t)k;
-				}
-				localNormal = h->faceNormals[face];
-				f->count = count;
-			}
-			break;
-		}
-
-		default:
-			break;
-	}
-	for ( int v = 0; v < f->count && f->count >= 2; ++v )
-	{
-		f->points[v] = cnTransformPoint( xf, local[v] );
-	}
-	f->normal = cnRotate( xf.q, localNormal );
-}
-
 // Side planes of a convex polygon counter-clockwise about its unit normal n, facing outwards.
 static int cnSidePlanes( const cnVec3* points, const uint8_t* ids, int count, cnVec3 n, cnClipPlane* planes )
 {
@@ -428,8 +314,8 @@ static void cnFaceContact( cnConvexQuery* q, int t, const cnVec3 v[3], cnVec3 fn
 	{
 		return;
 	}
-	cnConvexFeature f;
-	cnConvexFeatureAlong( q->g, q->xf, cnNeg( fn ), &f );
+	cnFeature f;
+	cnMakeFeature( q->g, q->xf, cnNeg( fn ), &f );
 	int added = 0;
 	double minSep = INFINITY;
 	if ( f.count >= 2 )
@@ -469,14 +355,14 @@ static void cnFaceContact( cnConvexQuery* q, int t, const cnVec3 v[3], cnVec3 fn
 // when one faces the triangle, plus the GJK/EPA point when the clipped points miss it.
 static void cnEdgeContact( cnConvexQuery* q, int t, const cnVec3 v[3], cnVec3 n, cnVec3 witness, double distance )
 {
-	cnConvexFeature f;
-	cnConvexFeatureAlong( q->g, q->xf, cnNeg( n ), &f );
+	cnFeature f;
+	cnMakeFeature( q->g, q->xf, cnNeg( n ), &f );
 	int added = 0;
 	double minSep = INFINITY;
 	double mn = cnDot( f.normal, n );
 	if ( f.count >= 3 && -mn >= CN_MESH_CONVEX_FACE_COS )
 	{
-		cnClipPlane planes[CN_MESH_FEATURE_VERTICES];
+		cnClipPlane planes[CN_FEATURE_MAX_VERTICES];
 		int planeCount = cnSidePlanes( f.points, f.ids, f.count, f.normal, planes );
 		cnClipVertex poly[CN_CLIP_MAX_VERTICES], scratch[CN_CLIP_MAX_VERTICES];
 		for ( int i = 0; i < 3; ++i )
