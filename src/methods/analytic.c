@@ -359,6 +359,14 @@ static bool cnStepAnalyticImpulse( cnWorld* world, double timeStep )
 		search.gHi = cnCollisionGap( &cs, rk->t, &search.rateHi );
 		cnFindContactTime( &search, cnCollisionGap, &cs );
 		double tb = search.root;
+		if ( tb <= rk->tOld + 2.0 * search.sTolerance )
+		{
+			// the point was already within the contact tolerance at the step's start but slower than
+			// v_max there (resting on a facet, then driven fast into the next one of a mesh or
+			// heightfield): resolving at the start would change nothing and the same step would find
+			// it again forever. It is resolved where it was found fast, at the step's end.
+			tb = rk->t;
+		}
 		if ( tb < rk->t )
 		{
 			cnRk_Interpolate( rk, tb, y );
