@@ -184,6 +184,84 @@ static bool cnWeldVertices( cnMeshBuffer* b )
 	return true;
 }
 
+// assimp 5.2.5 (Debian 12) loops forever in its PLY reader on some malformed headers: one that never
+// ends, an "element" line without its count, an unknown keyword (found by fuzzing,
+// tests/fuzz/crashes/mesh). A file that starts "ply" therefore has its header checked line by line
+// before assimp sees it: "format", "comment", "obj_info", "element NAME COUNT", "property TYPE NAME",
+// "property list TYPE TYPE NAME", then "end_header", within the first 64 KiB (headers are a few
+// hundred bytes). Reads from probe, at the start of the file; false with the error set when the
+// header is broken.
+static bool cnCheckPlyHeader( FILE* probe, const char* path )
+{
+	static _Thread_local char head[65536 + 1];
+	size_t n = fread( head, 1, sizeof( head ) - 1, probe );
+	head[n] = 0;
+	if ( n < 3 || memcmp( head, "ply", 3 ) != 0 )
+	{
+		return true;
+	}
+	int line = 1;
+	for ( char* p = head; *p != 0; ++line )
+	{
+		char* end = p + strcspn( p, "\r\n" );
+		bool more = *end != 0;
+		*end = 0;
+		char* words[6] = { NULL };
+		int count = 0;
+		// split into words in place (strtok would share its state between threads)
+		for ( char* w = p; *w != 0; )
+		{
+			w += strspn( w, " \t" );
+			if ( *w == 0 )
+			{
+				break;
+			}
+			char* stop = w + strcspn( w, " \t" );
+			bool last = *stop == 0;
+			*stop = 0;
+			if ( count < 6 )
+			{
+				words[count] = w;
+			}
+			count += 1;
+			w = last ? stop : stop + 1;
+		}
+		bool ok = line == 1 ? count == 1 && strcmp( words[0], "ply" ) == 0 : count > 0;
+		if ( ok && line > 1 )
+		{
+			const char* key = words[0];
+			if ( strcmp( key, "end_header" ) == 0 )
+			{
+				return count == 1 ? true : cnSetError( cnError_badInput, "%s: PLY header line %d: junk after end_header", path, line );
+			}
+			if ( strcmp( key, "element" ) == 0 )
+			{
+				char* tail = NULL;
+				ok = count == 3 && strtoul( words[2], &tail, 10 ) <= 0x7fffffffUL && *tail == 0 && words[2][0] != '-';
+			}
+			else if ( strcmp( key, "property" ) == 0 )
+			{
+				ok = count == 3 || ( count == 5 && strcmp( words[1], "list" ) == 0 );
+			}
+			else
+			{
+				ok = strcmp( key, "format" ) == 0 ? count == 3 : strcmp( key, "comment" ) == 0 || strcmp( key, "obj_info" ) == 0;
+			}
+		}
+		if ( ok == false )
+		{
+			return cnSetError( cnError_badInput, "%s: PLY header line %d is not a PLY header line", path, line );
+		}
+		p = more ? end + 1 : end;
+		// a CR LF ending leaves an empty piece: skip it without counting a line
+		while ( *p == '\n' || *p == '\r' )
+		{
+			p += 1;
+		}
+	}
+	return cnSetError( cnError_badInput, "%s: a PLY file whose header has no end_header line", path );
+}
+
 cnMesh* cnLoadMesh( const char* path, cnVec3 scale )
 {
 	cnClearError();
@@ -204,7 +282,12 @@ cnMesh* cnLoadMesh( const char* path, cnVec3 scale )
 		cnSetError( cnError_io, "%s: cannot open the mesh file (%s)", path, strerror( errno ) );
 		return NULL;
 	}
+	bool headerOk = cnCheckPlyHeader( probe, path );
 	fclose( probe );
+	if ( headerOk == false )
+	{
+		return NULL;
+	}
 
 	const struct aiScene* scene = aiImportFile( path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices );
 	if ( scene == NULL || scene->mRootNode == NULL )

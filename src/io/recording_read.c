@@ -42,6 +42,9 @@ struct cnRecording
 	size_t triangleCount;
 	// texture names of the shapes (version 3), one allocation each; NULL entries read as ""
 	char** textures;
+	// slots of textures (NULL beyond the shapes read): a shape that fails after its appearance leaves
+	// its name in the slot past shapeCount
+	int textureCapacity;
 	double* times;
 	// frameCount * bodyCount transforms, frame major
 	cnTransform* transforms;
@@ -531,6 +534,7 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 			memset( textures + shapeCapacity, 0, sizeof( char* ) * (size_t)( capacity - shapeCapacity ) );
 			rec->textures = textures;
 			shapeCapacity = capacity;
+			rec->textureCapacity = capacity;
 		}
 		for ( uint32_t j = 0; j < shapeCount; ++j )
 		{
@@ -746,7 +750,7 @@ void cnDestroyRecording( cnRecording* recording )
 	}
 	free( recording->bodies );
 	free( recording->sceneName );
-	for ( int i = 0; recording->textures != NULL && i < recording->shapeCount; ++i )
+	for ( int i = 0; recording->textures != NULL && i < recording->textureCapacity; ++i )
 	{
 		free( recording->textures[i] );
 	}
