@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what Cairn needs to build and test on Debian 12 (run as root, or with sudo available).
 set -euo pipefail
-packages=(cmake make gcc clang pkg-config libcjson-dev libxml2-dev libpng-dev libqhull-dev libassimp-dev povray ffmpeg blender librsvg2-bin nodejs python3-numpy)
+packages=(cmake make gcc clang pkg-config libcjson-dev libxml2-dev libpng-dev libqhull-dev libassimp-dev povray ffmpeg blender librsvg2-bin nodejs python3-numpy python3-pip)
 # npm (the glTF validator's installer): Debian's package, unless npm came with the nodejs package
-# (NodeSource's bundles it and conflicts with Debian's); Blender's glTF importer needs numpy
+# (NodeSource's bundles it and conflicts with Debian's); Blender's glTF importer needs numpy, and
+# so does the Python package (python/), whose install test runs pip (with setuptools) offline
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do

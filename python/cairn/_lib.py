@@ -36,6 +36,9 @@ class CairnError(RuntimeError):
         self.code_name = code_name
 
 
+CairnError.__module__ = "cairn"
+
+
 _IO_NAMES = ("libcairn_io.so", "libcairn_io.so.0", "libcairn_io.dylib")
 _CORE_NAMES = ("libcairn.so.0", "libcairn.so", "libcairn.dylib")
 
