@@ -7,7 +7,10 @@ cnWorld_GetBody, of a scene file's "bodies" and of a FOSSSim file's rigid bodies
 body's origin (the frame its shapes are placed in; a FOSSSim body's origin is its centre of mass);
 velocities are those of the centre of mass."""
 
+import contextlib
 import ctypes
+import signal
+import threading
 
 import numpy as np
 
@@ -664,53 +667,60 @@ class World:
         falls exactly at t0 + j / fps. record: keep every stride-th frame's state (frame 0, at the
         current time, first); otherwise only the last. progress(time, end_time, steps_per_second)
         is called about ten times a second. A FOSSSim scene's springs and wind act before each
-        step. Raises CairnError when the run fails; Ctrl-C stops it between frames."""
+        step. Raises CairnError when the run fails. An exception in progress stops the run at the
+        next frame and is raised from run(); Ctrl-C cancels the step running at the next frame
+        (cnWorld_Cancel: the bodies stay where it started) and raises KeyboardInterrupt."""
         L, ptr = _lib.lib(), self._w()
         trajectory = Trajectory(self.body_names)
+        # an exception must not cross the C frames: it is kept here and the run loop told to stop
+        # (a frame writer returning false) at the next frame; it is raised once cnRun returns
         failure = []
 
-        def guard(fn):
-            # an exception must not cross the C frames: keep it, tell the run loop to stop
-            def wrapper(*args):
-                try:
-                    return fn(*args)
-                except BaseException as error:
-                    failure.append(error)
-                    return False
-            return wrapper
-
         def write_frame(_context, _world, frame):
-            trajectory._add(self, frame.contents.time)
-            return True
+            try:
+                if record and not failure:
+                    trajectory._add(self, frame.contents.time)
+            except BaseException as error:
+                failure.append(error)
+            return not failure
 
         def before_step(_world, _context):
             return bool(L.cnFosssim_ApplyForces(self._fosssim))
 
         def report(p, _context):
+            if failure:
+                return
             try:
                 progress(p.contents.time, p.contents.endTime, p.contents.stepsPerSecond)
             except BaseException as error:
                 failure.append(error)
-                L.cnWorld_Cancel(ptr)
 
-        writer = T.FrameWriter(T.WriteFrameFn(guard(write_frame)), T.FinishFn(), None)
+        # the writer runs at every frame even without recording: Python runs a signal's handler only
+        # in Python code, so this is where Ctrl-C is seen (_cancel_on_interrupt)
+        writer = T.FrameWriter(T.WriteFrameFn(write_frame), T.FinishFn(), None)
         run_def = L.cnDefaultRunDef()
         run_def.duration = self.duration if duration is None else float(duration)
         run_def.fps = self.fps if fps is None else float(fps)
         run_def.maxTimeStep = self.time_step if max_time_step is None else float(max_time_step)
-        run_def.frameStride = int(stride)
-        if record:
-            run_def.writers = ctypes.pointer(writer)
-            run_def.writerCount = 1
+        run_def.frameStride = int(stride) if record else 1
+        run_def.writers = ctypes.pointer(writer)
+        run_def.writerCount = 1
         # the callbacks live in locals until cnRun returns, so ctypes keeps their thunks alive
-        before = T.StepFn(guard(before_step)) if self._forces else T.StepFn()
+        before = T.StepFn(before_step) if self._forces else T.StepFn()
         progress_fn = T.ProgressFn(report) if progress is not None else T.ProgressFn()
         run_def.beforeStep = before
         run_def.progress = progress_fn
-        result = L.cnRun(ptr, ctypes.byref(run_def))
-        if result.status == 3 or result.status == 2:
-            if failure:
-                raise failure[0]
+        interrupted = []
+        with _cancel_on_interrupt(lambda: (interrupted.append(True), L.cnWorld_Cancel(ptr))):
+            result = L.cnRun(ptr, ctypes.byref(run_def))
+        if interrupted:
+            # a request made after the last step is still pending: a step of zero length, which
+            # does nothing else, takes it
+            L.cnWorld_Step(ptr, 0.0)
+            raise KeyboardInterrupt
+        if failure:
+            raise failure[0]
+        if result.status != 0:
             raise _lib.error()
         if not record:
             trajectory._add(self, self.time)
@@ -765,6 +775,22 @@ class World:
         label = f" {self.name!r}" if self.name else ""
         return (f"<cairn.World{label} {self.method}, {self.body_count} bodies, "
                 f"t = {self.time:.6g} s>")
+
+
+@contextlib.contextmanager
+def _cancel_on_interrupt(cancel):
+    """While a run is in C, Ctrl-C calls cancel instead of raising KeyboardInterrupt in a ctypes
+    callback, where the exception would be lost (ctypes can only print it). Only in the main
+    thread and only over Python's default handler: a program's own handler is left alone."""
+    if (threading.current_thread() is not threading.main_thread() or
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: cancel())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def has_snapshots():

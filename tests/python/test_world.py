@@ -5,6 +5,8 @@ scenes (uniform gravity, a perfectly inelastic collision), and the errors of bad
 
 import math
 import os
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -134,6 +136,52 @@ class DeterminismTest(unittest.TestCase):
             np.testing.assert_array_equal(a.velocities, b.velocities)
             np.testing.assert_array_equal(trajectory.positions[-1], b.positions)
             self.assertEqual(a.hash, b.hash)
+
+
+class RunLoopTest(unittest.TestCase):
+    def test_frames(self):
+        # frame j at t0 + j / fps; stride keeps every stride-th; record=False the final state only
+        with cairn.load_scene(helpers.scene_path("bouncing_balls.json")) as world:
+            world.step(steps=3)
+            t0 = world.time
+            every = world.run(1.0, fps=30, stride=5)
+            np.testing.assert_allclose(every.times, t0 + np.arange(0, 31, 5) / 30.0, rtol=0, atol=1e-12)
+            self.assertEqual(every.steps_per_frame, 4)  # ceil((1/30) / (1/120))
+            self.assertEqual(every.steps, 120)
+            last = world.run(0.5, record=False)
+            self.assertEqual(len(last), 1)
+            self.assertEqual(last.times[0], world.time)
+            np.testing.assert_array_equal(last.positions[0], world.positions)
+
+    def test_progress_exception_stops_run(self):
+        class Stop(Exception):
+            pass
+
+        def progress(time, end, rate):
+            raise Stop()
+
+        with cairn.load_scene(helpers.scene_path("bouncing_balls.json")) as world:
+            with self.assertRaises(Stop):
+                world.run(1e6, record=False, progress=progress)
+            self.assertLess(world.time, 1e6)
+            before = world.time
+            world.step()
+            self.assertGreater(world.time, before)
+
+    def test_ctrl_c_cancels(self):
+        # in a fresh process: SIGINT during a long run cancels it, and the world steps on after
+        code = ("import os, signal, threading, cairn\n"
+                "w = cairn.load_scene(%r)\n"
+                "threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+                "try:\n"
+                "    w.run(1e7, record=False)\n"
+                "except KeyboardInterrupt:\n"
+                "    t = w.time\n"
+                "    w.step()\n"
+                "    print('interrupted', 0 < t < 1e7, w.time > t)\n") % helpers.scene_path("bouncing_balls.json")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), "interrupted True True")
 
 
 class MethodTest(unittest.TestCase):
