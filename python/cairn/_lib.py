@@ -153,11 +153,11 @@ def _candidate_folders():
 def _open(path, names):
     """Opens the first of names in folder path (or path itself when it is a file); None if none."""
     if os.path.isfile(path):
-        return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+        return ctypes.CDLL(os.path.abspath(path), mode=ctypes.RTLD_GLOBAL)
     for name in names:
         candidate = os.path.join(path, name)
         if os.path.isfile(candidate):
-            return ctypes.CDLL(candidate, mode=ctypes.RTLD_GLOBAL)
+            return ctypes.CDLL(os.path.abspath(candidate), mode=ctypes.RTLD_GLOBAL)
     return None
 
 
