@@ -87,6 +87,13 @@ cnWorldDef cnDefaultWorldDef( void )
 	def.sleepLinearThreshold = 0.05;
 	def.sleepAngularThreshold = 0.05;
 	def.hitEventThreshold = 1.0;
+	// the instability guard: no speed bound of its own (a fixed one would be wrong for some scale:
+	// a sphere of 1e24 m legitimately moves at 1e23 m/s), energy jumps beyond half the kinetic
+	// energy plus a floor (guard.c)
+	def.onInstability = cnInstability_stop;
+	def.maxSpeed = INFINITY;
+	def.maxAngularSpeed = INFINITY;
+	def.maxEnergyGrowth = 0.5;
 	return def;
 }
 

@@ -81,6 +81,8 @@ const char* cnErrorCodeName( cnErrorCode code )
 			return "cancelled";
 		case cnError_unsupported:
 			return "unsupported";
+		case cnError_unstable:
+			return "unstable";
 	}
 	return "unknown";
 }

@@ -8,27 +8,9 @@
 #include "error.h"
 #include "finalize.h"
 #include "force.h"
+#include "guard.h"
 #include "methods/method.h"
 #include "timer.h"
-
-// Detects a non-finite state after a step, as MuJoCo does, so garbage never propagates silently.
-static bool cnCheckState( cnWorld* world )
-{
-	for ( int i = 0; i < world->bodyCount; ++i )
-	{
-		const cnBody* b = world->bodies + i;
-		if ( b->alive && b->type != cnBody_static )
-		{
-			if ( !cnIsValidVec3( b->center ) || !cnIsValidVec3( b->v ) || !cnIsValidVec3( b->w ) ||
-				 !isfinite( b->xf.q.w + b->xf.q.x + b->xf.q.y + b->xf.q.z ) )
-			{
-				return cnSetError( cnError_stepFailed, "body '%s' has a non-finite state at t = %g", b->name ? b->name : "",
-							   world->time );
-			}
-		}
-	}
-	return true;
-}
 
 bool cnWorld_Step( cnWorld* world, double timeStep )
 {
@@ -76,6 +58,10 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 		cnSaveStartPoses( world );
 	}
 	s->continuousMs = cnLapMs( &mark );
+
+	// instability guard: the energy the step starts from (and the start poses, for freeze-body)
+	cnGuardBeginStep( world, timeStep );
+	s->guardMs = cnLapMs( &mark );
 
 	// the method: resolves contacts and joints and moves the awake bodies (it times its own
 	// integration)
@@ -126,9 +112,13 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	cnPublishEndEvents( world );
 	world->time += timeStep;
 	world->stepCount += 1;
-	s->stepMs = 1000.0 * ( mark - start );
 	s->stepCount = world->stepCount;
-	return cnCheckState( world );
+
+	// instability guard: non-finite or runaway bodies and energy jumps, as the world says to act
+	bool stable = cnGuardStep( world, timeStep );
+	s->guardMs += cnLapMs( &mark );
+	s->stepMs = 1000.0 * ( mark - start );
+	return stable;
 }
 
 void cnWorld_Cancel( cnWorld* world )

@@ -40,6 +40,23 @@ static const char* cnCheckWorldDef( const cnWorldDef* def )
 	{
 		return "hit event threshold must be finite and >= 0";
 	}
+	// the instability guard's settings (guard.c); INFINITY switches a bound off
+	if ( (int)def->onInstability < 0 || def->onInstability >= cnInstability_count )
+	{
+		return "onInstability must be cnInstability_stop, cnInstability_warn or cnInstability_freezeBody";
+	}
+	if ( !( def->maxSpeed > 0.0 ) )
+	{
+		return "maxSpeed must be > 0 (INFINITY: no bound)";
+	}
+	if ( !( def->maxAngularSpeed > 0.0 ) )
+	{
+		return "maxAngularSpeed must be > 0 (INFINITY: no bound)";
+	}
+	if ( !( def->maxEnergyGrowth > 0.0 ) )
+	{
+		return "maxEnergyGrowth must be > 0 (INFINITY: no check)";
+	}
 	return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include "contact.h"
 #include "contact_events.h"
 #include "force.h"
+#include "guard.h"
 #include "island.h"
 #include "joints/joint.h"
 #include "material.h"
@@ -93,6 +94,8 @@ struct cnWorld
 	cnContactSystem* captureTarget;
 
 	cnStats stats;
+	// the instability guard's energy references and last report (guard.h)
+	cnGuardState guard;
 };
 
 #define CN_WORLD_MAGIC 0x4361726eu

@@ -28,6 +28,11 @@ const char cliRunHelp[] =
 	"  --record FILE  write a binary recording (docs/recording-format.md)\n"
 	"  --bodies LIST  limit --csv and --record to these bodies (comma-separated names)\n"
 	"  --every N      write every N-th frame only (frame 0, N, 2N, ...)\n"
+	"  --on-instability ACTION\n"
+	"                 what to do when a body goes non-finite, too fast or the energy jumps:\n"
+	"                 stop (fail the run, the default), warn (say so once per body and go\n"
+	"                 on) or freeze-body (stop that body and go on); default: the scene's\n"
+	"                 \"on_instability\" (docs/reliability.md)\n"
 	"  --stats        print per-stage milliseconds per step and the world's counters\n"
 	"  --hash         print 'hash 0x...' of all body positions and orientations at the end\n"
 	"  --quiet        print no summary and no progress line (warnings still go to stderr)\n"
@@ -45,8 +50,8 @@ const char cliRunHelp[] =
 	"Warnings about the scene (friction its method ignores, gravity off a planar world's\n"
 	"plane) are printed on stderr as 'cairn: warning: FILE: JSONPATH: reason'; the run goes on.\n"
 	"\n"
-	"exit status: 0 ok, 1 runtime failure (a step failed, an output cannot be written),\n"
-	"2 bad input (unknown option, bad value, scene error), 130 interrupted.\n"
+	"exit status: 0 ok, 1 runtime failure (a step failed or went unstable, an output cannot be\n"
+	"written), 2 bad input (unknown option, bad value, scene error), 130 interrupted.\n"
 	"Output files appear only complete: they are written as FILE.tmp and renamed at the end.\n"
 	"\n"
 	"examples:\n"
@@ -108,14 +113,14 @@ static int cliDumpContactSystem( const char* path, const char* method, const dou
 int cliRunMain( int argc, char** argv )
 {
 	const char *duration = NULL, *fps = NULL, *method = NULL, *csv = NULL, *record = NULL, *bodies = NULL,
-			   *every = NULL, *jointsCsv = NULL;
+			   *every = NULL, *jointsCsv = NULL, *onInstability = NULL;
 	bool stats = false, hash = false, quiet = false, dump = false;
 	const cliOption options[] = {
 		{ "--duration", &duration, NULL }, { "--fps", &fps, NULL },		  { "--method", &method, NULL },
 		{ "--csv", &csv, NULL },		   { "--record", &record, NULL }, { "--bodies", &bodies, NULL },
 		{ "--every", &every, NULL },	   { "--stats", NULL, &stats },	  { "--hash", NULL, &hash },
 		{ "--quiet", NULL, &quiet },	   { "--dump-contact-system", NULL, &dump },
-		{ "--joints-csv", &jointsCsv, NULL },
+		{ "--joints-csv", &jointsCsv, NULL }, { "--on-instability", &onInstability, NULL },
 	};
 	const char* positional[1];
 	int positionalCount = 0;
@@ -145,6 +150,12 @@ int cliRunMain( int argc, char** argv )
 	if ( method != NULL && cnMethod_FromName( method, &parsed ) == false )
 	{
 		cliError( "--method: unknown contact method '%s' (known: %s)", method, cnMethod_GetNameList() );
+		return CLI_BAD_INPUT;
+	}
+	cnInstabilityAction action = cnInstability_stop;
+	if ( onInstability != NULL && cnInstabilityAction_FromName( onInstability, &action ) == false )
+	{
+		cliError( "--on-instability: unknown action '%s' (known: stop, warn, freeze-body)", onInstability );
 		return CLI_BAD_INPUT;
 	}
 	long long everyValue = 1;
@@ -186,6 +197,10 @@ int cliRunMain( int argc, char** argv )
 	if ( scene == NULL )
 	{
 		return CLI_BAD_INPUT;
+	}
+	if ( onInstability != NULL )
+	{
+		cnWorld_SetInstabilityAction( scene->world, action );
 	}
 	if ( fosssim != NULL && cnFosssim_HasForceElements( fosssim ) )
 	{

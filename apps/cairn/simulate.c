@@ -122,13 +122,15 @@ void cliEraseProgress( cliProgress* progress )
 
 enum
 {
-	cliStageCount = 9,
+	cliStageCount = 10,
 	cliCounterCount = 7,
 };
 
 // Sums of the per-step stats, for averages, and the before-step hook of the caller.
 // joint breaks a run lists by name (more are counted)
 #define CLI_MAX_BREAKS 16
+// bodies and kinds of instability a run warns about, once each (more are counted)
+#define CLI_MAX_INSTABILITY_WARNINGS 32
 
 typedef struct cliRunState
 {
@@ -141,6 +143,12 @@ typedef struct cliRunState
 	cnJointBreak breaks[CLI_MAX_BREAKS];
 	char breakNames[CLI_MAX_BREAKS][64];
 	int breakCount;
+	// the instability guard's warnings (warn, freeze-body): how many the world had counted at the last
+	// look, and each (body index, kind) warned about
+	const char* path;
+	int64_t instabilitiesSeen;
+	int warned[CLI_MAX_INSTABILITY_WARNINGS][2];
+	int warnedCount;
 } cliRunState;
 
 static void cliStatCounters( const cnStats* s, double counter[cliCounterCount] )
@@ -171,17 +179,55 @@ static void cliCollectBreaks( cnWorld* world, cliRunState* state )
 	}
 }
 
+// Warns on stderr about an instability the guard found and let the run go on (warn, freeze-body):
+// once per body and kind, not at every step it lasts.
+static void cliWarnInstability( cnWorld* world, cliRunState* state )
+{
+	cnStats s = cnWorld_GetStats( world );
+	if ( s.instabilityCount == state->instabilitiesSeen )
+	{
+		return;
+	}
+	state->instabilitiesSeen = s.instabilityCount;
+	cnInstabilityReport report = cnWorld_GetInstabilityReport( world );
+	for ( int i = 0; i < state->warnedCount && i < CLI_MAX_INSTABILITY_WARNINGS; ++i )
+	{
+		if ( state->warned[i][0] == report.body.index && state->warned[i][1] == (int)report.kind )
+		{
+			return;
+		}
+	}
+	if ( state->warnedCount > CLI_MAX_INSTABILITY_WARNINGS )
+	{
+		return;
+	}
+	cliEraseProgress( &state->progress );
+	if ( state->warnedCount == CLI_MAX_INSTABILITY_WARNINGS )
+	{
+		state->warnedCount += 1;
+		fprintf( stderr, "cairn: warning: %s: more bodies went unstable: the rest are not warned about (--stats counts them)\n",
+				 state->path );
+		return;
+	}
+	state->warned[state->warnedCount][0] = report.body.index;
+	state->warned[state->warnedCount][1] = (int)report.kind;
+	state->warnedCount += 1;
+	fprintf( stderr, "cairn: warning: %s: unstable (%s): %s\n", state->path, cnInstabilityAction_GetName( report.action ),
+			 report.message );
+}
+
 static bool cliAfterStep( cnWorld* world, void* context )
 {
 	cliRunState* state = context;
 	cliCollectBreaks( world, state );
+	cliWarnInstability( world, state );
 	if ( state->cfg->stats == false )
 	{
 		return true;
 	}
 	cnStats s = cnWorld_GetStats( world );
-	double stage[cliStageCount] = { s.forcesMs,	   s.broadPhaseMs,	s.narrowPhaseMs, s.solveMs, s.integrateMs,
-									s.continuousMs, s.finishMs,		s.islandMs,		 s.stepMs };
+	double stage[cliStageCount] = { s.forcesMs,	  s.broadPhaseMs, s.narrowPhaseMs, s.solveMs, s.integrateMs,
+									s.continuousMs, s.finishMs,	  s.islandMs,	   s.guardMs, s.stepMs };
 	double counter[cliCounterCount];
 	cliStatCounters( &s, counter );
 	for ( int i = 0; i < cliStageCount; ++i )
@@ -213,9 +259,8 @@ static bool cliBeforeStep( cnWorld* world, void* context )
 
 static void cliPrintStats( const cliRunState* state, const cnWorld* world, double stepSize, double wallSeconds )
 {
-	static const char* stageNames[cliStageCount] = { "forces",	  "broad phase", "narrow phase",
-													 "solve",	  "integrate",	 "continuous",
-													 "finish",	  "islands",	 "total" };
+	static const char* stageNames[cliStageCount] = { "forces",	  "broad phase", "narrow phase", "solve", "integrate",
+													 "continuous", "finish",	  "islands",	  "guard", "total" };
 	static const char* counterNames[cliCounterCount] = { "bodies",	 "awake bodies",	"pairs",  "contacts",
 														 "touching", "manifold points", "islands" };
 	double n = state->steps > 0 ? (double)state->steps : 1.0;
@@ -253,6 +298,15 @@ static void cliPrintStats( const cliRunState* state, const cnWorld* world, doubl
 	{
 		printf( "  %-16s %10lld  (islands whose reflections did not finish: solved once, inelastically)\n",
 				"gr fallbacks", (long long)last.grFallbackCount );
+	}
+	if ( last.instabilityCount > 0 )
+	{
+		cnInstabilityReport report = cnWorld_GetInstabilityReport( world );
+		printf( "  %-16s %10lld  (bodies found non-finite or too fast, and energy jumps; on_instability %s)\n",
+				"instabilities", (long long)last.instabilityCount, cnInstabilityAction_GetName( def.onInstability ) );
+		printf( "  %-16s %10lld  (bodies the guard stopped and put to sleep)\n", "frozen bodies",
+				(long long)last.frozenBodyCount );
+		printf( "  last instability: %s\n", report.message );
 	}
 }
 
@@ -398,6 +452,7 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 
 	cliRunState state = { 0 };
 	state.cfg = cfg;
+	state.path = scene->path;
 	state.progress.enabled = cfg->quiet == false && isatty( fileno( stderr ) );
 
 	cnRunDef def = cnScene_GetRunDef( scene );
@@ -407,7 +462,8 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 	def.writers = writers;
 	def.writerCount = writerCount;
 	def.beforeStep = cfg->beforeStep != NULL ? cliBeforeStep : NULL;
-	def.afterStep = cfg->stats || cnWorld_GetJointCount( world ) > 0 ? cliAfterStep : NULL;
+	bool guardWarns = cnWorld_GetDef( world ).onInstability != cnInstability_stop;
+	def.afterStep = cfg->stats || guardWarns || cnWorld_GetJointCount( world ) > 0 ? cliAfterStep : NULL;
 	def.progress = state.progress.enabled ? cliRunProgress : NULL;
 	def.context = &state;
 
@@ -430,6 +486,12 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 			{
 				cliError( "interrupted at t = %.9g s; no output written", cnWorld_GetTime( world ) );
 				status = CLI_INTERRUPTED;
+			}
+			else if ( cnGetErrorCode() == cnError_unstable )
+			{
+				cliError( "%s: unstable: %s (--on-instability warn or freeze-body goes on; no output written)",
+						  scene->path, cnGetError() );
+				status = CLI_FAILURE;
 			}
 			else if ( cnGetErrorCode() == cnError_stepFailed )
 			{

@@ -85,6 +85,12 @@ CN_API bool cnFinish_FromName( const char* name, cnFinish* finish );
 /// Name of a body type ("static", "kinematic", "dynamic").
 CN_API const char* cnBodyType_GetName( cnBodyType type );
 
+/// Name of an instability action ("stop", "warn", "freeze-body"; "unknown" when out of range).
+CN_API const char* cnInstabilityAction_GetName( cnInstabilityAction action );
+
+/// Parses an instability action name; returns false (with the error set) when the name is unknown.
+CN_API bool cnInstabilityAction_FromName( const char* name, cnInstabilityAction* action );
+
 // ---------------------------------------------------------------------------------------------
 // world
 
@@ -95,9 +101,11 @@ CN_API cnWorld* cnCreateWorld( const cnWorldDef* def );
 CN_API void cnDestroyWorld( cnWorld* world );
 
 /// Advances the world by timeStep seconds through the stages of docs/architecture.md. Returns false
-/// on invalid input, when the method cannot go on (a non-finite state, a failed solve) or when
+/// on invalid input, when the method cannot go on (a failed solve, a non-finite impulse) or when
 /// cnWorld_Cancel stopped it; the bodies are then where the step started (the forces it applied are
-/// kept).
+/// kept). Also false (cnError_unstable) when the instability guard stops the world
+/// (cnWorldDef.onInstability): the world is then left as the step left it, its time advanced, so
+/// the offending state can be read (cnWorld_GetInstabilityReport).
 CN_API bool cnWorld_Step( cnWorld* world, double timeStep );
 
 /// Simulated time: the sum of all step sizes so far.
@@ -117,6 +125,9 @@ CN_API cnVec3 cnWorld_GetGravity( const cnWorld* world );
 
 /// Switches sleeping on or off for the whole world (off wakes every body).
 CN_API void cnWorld_EnableSleeping( cnWorld* world, bool flag );
+
+/// Changes what the instability guard does from the next step on (cnWorldDef.onInstability).
+CN_API bool cnWorld_SetInstabilityAction( cnWorld* world, cnInstabilityAction action );
 
 /// 64-bit FNV-1a hash of the positions and orientations of all live bodies in creation order.
 CN_API uint64_t cnWorld_Hash( const cnWorld* world );
@@ -371,6 +382,10 @@ CN_API bool cnWorld_CaptureContactSystem( cnWorld* world, cnContactSystem* syste
 
 /// Frees a captured contact system's arrays and zeroes it (so it can capture again).
 CN_API void cnContactSystem_Free( cnContactSystem* system );
+
+/// The instability guard's last report (kind cnInstabilityKind_none when it has found nothing yet);
+/// counts are in cnStats (instabilityCount, frozenBodyCount). See docs/reliability.md.
+CN_API cnInstabilityReport cnWorld_GetInstabilityReport( const cnWorld* world );
 
 #ifdef __cplusplus
 }

@@ -81,6 +81,9 @@ typedef enum cnErrorCode
 	cnError_cancelled,
 	/// a valid request that this method or world cannot carry out
 	cnError_unsupported,
+	/// the instability guard stopped the world: a body's state went non-finite, too fast or its
+	/// energy jumped (cnWorldDef.onInstability; the report: cnWorld_GetInstabilityReport)
+	cnError_unstable,
 } cnErrorCode;
 
 // ---------------------------------------------------------------------------------------------
@@ -247,6 +250,22 @@ typedef struct cnMethodSettings
 // ---------------------------------------------------------------------------------------------
 // world
 
+/// What the instability guard does when a step leaves a body non-finite, faster than the world's
+/// bounds or the world's energy jumping (cnWorldDef.onInstability; docs/reliability.md).
+typedef enum cnInstabilityAction
+{
+	/// the step fails with cnError_unstable and the report as its message; the world is left as
+	/// the step left it, to be inspected
+	cnInstability_stop = 0,
+	/// the step succeeds; the report is kept (cnWorld_GetInstabilityReport) and counted in cnStats
+	cnInstability_warn,
+	/// the offending body is stopped: its velocities zeroed, a non-finite pose put back to where the
+	/// step started, and put to sleep on its own (it wakes when something touches it); counted and
+	/// reported, the step succeeds
+	cnInstability_freezeBody,
+	cnInstability_count
+} cnInstabilityAction;
+
 /// World settings: what every method shares, the method and its settings.
 typedef struct cnWorldDef
 {
@@ -279,6 +298,19 @@ typedef struct cnWorldDef
 	/// a contact whose shapes ask for hit events reports a hit when its points approached faster
 	/// than this at the start of the step in which the method stopped them, m/s (cairn/query.h)
 	double hitEventThreshold;
+	/// what the instability guard does when a step goes unstable (stop by default)
+	cnInstabilityAction onInstability;
+	/// a dynamic body faster than this after a step is unstable, m/s (> 0; INFINITY: no bound)
+	double maxSpeed;
+	/// a dynamic body turning faster than this after a step is unstable, rad/s (> 0; INFINITY: no
+	/// bound)
+	double maxAngularSpeed;
+	/// the world's mechanical energy (kinetic plus gravitational) is runaway when one step raises it
+	/// above the highest it has recently been by more than this multiple of the highest recent kinetic
+	/// energy plus a floor (what the awake mass has at 10 m/s); only checked in steps where no user
+	/// force, moving kinematic body, joint motor or joint spring could add energy (> 0; INFINITY: no
+	/// check; docs/reliability.md)
+	double maxEnergyGrowth;
 } cnWorldDef;
 
 // ---------------------------------------------------------------------------------------------
@@ -488,6 +520,54 @@ typedef struct cnContactSystem
 	double* lambda;
 } cnContactSystem;
 
+/// What the instability guard found (cnInstabilityReport.kind).
+typedef enum cnInstabilityKind
+{
+	/// nothing yet
+	cnInstabilityKind_none = 0,
+	/// a pose or velocity that is NaN or infinite
+	cnInstabilityKind_nonFinite,
+	/// a linear speed above cnWorldDef.maxSpeed
+	cnInstabilityKind_speed,
+	/// an angular speed above cnWorldDef.maxAngularSpeed
+	cnInstabilityKind_angularSpeed,
+	/// a jump of the world's mechanical energy beyond cnWorldDef.maxEnergyGrowth
+	cnInstabilityKind_energy,
+} cnInstabilityKind;
+
+/// The instability guard's last report (cnWorld_GetInstabilityReport): which body, when, what was
+/// exceeded and what likely caused it. The message says it all in one line.
+typedef struct cnInstabilityReport
+{
+	cnInstabilityKind kind;
+	/// what the guard did (the world's cnWorldDef.onInstability then)
+	cnInstabilityAction action;
+	/// the offending body (energy: the body with the most kinetic energy after the step); when several
+	/// bodies offend in one step, the first in index order, and bodyCount says how many
+	cnBodyId body;
+	int bodyCount;
+	/// simulated time at the end of the step that went unstable, and that step's number (1: the first)
+	double time;
+	int64_t step;
+	/// what was measured (m/s, rad/s or J; NaN for a non-finite state) and its bound
+	double value;
+	double bound;
+	/// likely causes, measured for the body: the deepest overlap among its contacts at the step's
+	/// start (m, 0 when none) and the body it overlaps
+	double overlap;
+	cnBodyId overlapBody;
+	/// the largest mass ratio (>= 1; 1 when none) with a dynamic body it touches or is joined to
+	double massRatio;
+	cnBodyId massRatioBody;
+	/// how far it would move in one step at its speed after the step (m; NaN when non-finite) and
+	/// its size: the farthest corner of its shapes' boxes from its centre of mass (m), an upper bound
+	/// of the distance to its surface
+	double travel;
+	double size;
+	/// one line: the body, the time, what was exceeded and the likely cause
+	char message[512];
+} cnInstabilityReport;
+
 /// Per-stage timings (milliseconds, last step) and counters.
 typedef struct cnStats
 {
@@ -504,6 +584,8 @@ typedef struct cnStats
 	/// continuous collision of fast bodies against static shapes (docs/continuous.md)
 	double continuousMs;
 	double islandMs;
+	/// the instability guard: the energy at the step's start and the checks at its end
+	double guardMs;
 	int bodyCount;
 	int awakeBodyCount;
 	int shapeCount;
@@ -527,6 +609,11 @@ typedef struct cnStats
 	/// total over the life of the world: fast bodies moved back to their time of impact by the
 	/// continuous stage
 	int64_t continuousHitCount;
+	/// total over the life of the world: instabilities the guard found (one per offending body and
+	/// step; an energy jump counts one), whatever cnWorldDef.onInstability did about them
+	int64_t instabilityCount;
+	/// total over the life of the world: bodies the guard froze (cnInstability_freezeBody)
+	int64_t frozenBodyCount;
 	/// bytes currently allocated by this world
 	int64_t bytes;
 } cnStats;

@@ -391,7 +391,8 @@ static const char* const cnTopKeys[] = {
 	"cairn",    "name",  "description", "gravity",        "timestep",   "duration", "fps",    "method",
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
-	"speculative_contacts", "cameras", "joints", "continuous" };
+	"speculative_contacts", "cameras", "joints", "continuous", "on_instability", "max_speed",
+	"max_angular_speed", "max_energy_growth" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -483,6 +484,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	const char* method = NULL;
 	const char* lcpSolver = NULL;
 	const char* integrator = NULL;
+	const char* onInstability = NULL;
 	double subSteps = methods->impulse.subSteps;
 	// one "tolerance" serves both adaptive integrators (penalty and analytic-impulse; constraint)
 	double tolerance = methods->penalty.errorTolerance;
@@ -502,7 +504,11 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnJsonReadBool( L, root, "speculative_contacts", &methods->velocity.speculativeContacts ) == false ||
 		 cnJsonReadNumber( L, root, "tolerance", cnJsonCheck_positive, &tolerance ) == false ||
 		 cnJsonReadString( L, root, "lcp_solver", &lcpSolver ) == false ||
-		 cnJsonReadString( L, root, "integrator", &integrator ) == false )
+		 cnJsonReadString( L, root, "integrator", &integrator ) == false ||
+		 cnJsonReadString( L, root, "on_instability", &onInstability ) == false ||
+		 cnJsonReadNumber( L, root, "max_speed", cnJsonCheck_positive, &worldDef.maxSpeed ) == false ||
+		 cnJsonReadNumber( L, root, "max_angular_speed", cnJsonCheck_positive, &worldDef.maxAngularSpeed ) == false ||
+		 cnJsonReadNumber( L, root, "max_energy_growth", cnJsonCheck_positive, &worldDef.maxEnergyGrowth ) == false )
 	{
 		// (64 sub-steps is the library's limit: more is a mistake, not a setting)
 		return NULL;
@@ -559,6 +565,12 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 						  integrator );
 			return NULL;
 		}
+	}
+
+	if ( onInstability != NULL && cnInstabilityAction_FromName( onInstability, &worldDef.onInstability ) == false )
+	{
+		cnJsonFailAt( L, "on_instability", "unknown action \"%s\" (allowed: stop, warn, freeze-body)", onInstability );
+		return NULL;
 	}
 
 	// bodies: check the container before building anything
