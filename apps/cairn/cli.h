@@ -37,6 +37,7 @@ int cliCompareMain( int argc, char** argv );
 int cliPlotMain( int argc, char** argv );
 int cliRenderMain( int argc, char** argv );
 int cliExportMain( int argc, char** argv );
+int cliViewMain( int argc, char** argv );
 
 /// Help texts of the commands.
 extern const char cliRunHelp[];
@@ -47,6 +48,7 @@ extern const char cliCompareHelp[];
 extern const char cliPlotHelp[];
 extern const char cliRenderHelp[];
 extern const char cliExportHelp[];
+extern const char cliViewHelp[];
 
 /// The built-in demo scene (scenes/bouncing_balls.json embedded at build time; "" if it was missing).
 extern const unsigned char cnDemoSceneJson[];

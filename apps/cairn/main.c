@@ -17,6 +17,7 @@ static const cliCommand s_commands[] = {
 	{ "render", "render the motion with POV-Ray: PNG frames, MP4, GIF, WebM, stereo", cliRenderHelp, cliRenderMain },
 	{ "export", "write the motion as animated glTF 2.0 (.glb, .gltf)", cliExportHelp, cliExportMain },
 	{ "plot", "plot energy, momentum, positions or speeds over time as SVG or PNG", cliPlotHelp, cliPlotMain },
+	{ "view", "play a recording or a scene in the browser: VCR buttons, timeline, picking", cliViewHelp, cliViewMain },
 };
 
 enum

@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: MIT
+// The HTTP server of `cairn view` (view_server.h) on libmicrohttpd's internal threads.
+//
+// Routes (GET and HEAD only; a request body is never read):
+//   /, /index.html, /viewer.js      the embedded page (view_assets.h)
+//   /api/scene                      bodies, shapes (with their surfaces), joints, frame count
+//   /api/status                     frame count, whether the simulation ended, why it ended early
+//   /api/frames?from=A&count=N[&format=json|binary]   poses of every body in frames A to A+N-1
+// Every other path, every path holding "..", and every malformed query is answered with a JSON
+// error ({"error": "..."}) and 400, 404, 405 or 414; nothing is ever read from disk.
+#define _POSIX_C_SOURCE 200809L
+
+#include "view_server.h"
+
+#include "view_assets.h"
+#include "view_text.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+struct cliViewServer
+{
+	struct MHD_Daemon* daemon;
+	cliViewSource* source;
+	int port;
+	/// the Host header values a browser sends for this server ("127.0.0.1:PORT", ...); any when
+	/// bound to an address other machines reach
+	bool checkHost;
+	char hostNames[4][80];
+	/// the part of /api/scene that never changes: name, source, fps, bodies, shapes and joints
+	char* sceneJson;
+	size_t sceneJsonSize;
+};
+
+// ---------------------------------------------------------------------------------------------
+// the scene description
+
+static void cliViewJson_Vec3( cliViewText* text, cnVec3 v )
+{
+	cliViewText_Puts( text, "[" );
+	cliViewText_Number( text, v.x );
+	cliViewText_Puts( text, "," );
+	cliViewText_Number( text, v.y );
+	cliViewText_Puts( text, "," );
+	cliViewText_Number( text, v.z );
+	cliViewText_Puts( text, "]" );
+}
+
+// One recorded shape: its type and the sizes of that type, its pose in the body frame, its colour
+// and finish, and the polygon's vertices or the surface of a hull, mesh or heightfield.
+static void cliViewJson_Shape( cliViewText* text, const cnRecordedShape* shape )
+{
+	cliViewText_Puts( text, "{\"type\":" );
+	cliViewText_String( text, cnShapeType_GetName( shape->type ) );
+	switch ( shape->type )
+	{
+		case cnShape_sphere:
+			cliViewText_Puts( text, ",\"radius\":" );
+			cliViewText_Number( text, shape->radius );
+			break;
+		case cnShape_box:
+			cliViewText_Puts( text, ",\"halfExtents\":" );
+			cliViewJson_Vec3( text, shape->halfExtents );
+			break;
+		case cnShape_capsule:
+		case cnShape_cylinder:
+			cliViewText_Puts( text, ",\"radius\":" );
+			cliViewText_Number( text, shape->radius );
+			cliViewText_Puts( text, ",\"halfHeight\":" );
+			cliViewText_Number( text, shape->halfHeight );
+			break;
+		case cnShape_plane:
+			cliViewText_Puts( text, ",\"normal\":" );
+			cliViewJson_Vec3( text, shape->normal );
+			cliViewText_Puts( text, ",\"offset\":" );
+			cliViewText_Number( text, shape->offset );
+			break;
+		case cnShape_polygon:
+			cliViewText_Puts( text, ",\"radius\":" );
+			cliViewText_Number( text, shape->radius );
+			break;
+		default:
+			break;
+	}
+	if ( shape->vertexCount > 0 && shape->vertices != NULL )
+	{
+		// float precision draws a surface exactly enough and keeps large meshes small
+		cliViewText_Puts( text, ",\"vertices\":[" );
+		for ( int i = 0; i < shape->vertexCount; ++i )
+		{
+			cnVec3 v = shape->vertices[i];
+			cliViewText_Puts( text, i > 0 ? "," : "" );
+			cliViewText_Short( text, v.x );
+			cliViewText_Puts( text, "," );
+			cliViewText_Short( text, v.y );
+			cliViewText_Puts( text, "," );
+			cliViewText_Short( text, v.z );
+		}
+		cliViewText_Puts( text, "]" );
+	}
+	if ( shape->triangleCount > 0 && shape->triangles != NULL )
+	{
+		cliViewText_Puts( text, ",\"triangles\":[" );
+		for ( int i = 0; i < 3 * shape->triangleCount; ++i )
+		{
+			cliViewText_Printf( text, i > 0 ? ",%d" : "%d", shape->triangles[i] );
+		}
+		cliViewText_Puts( text, "]" );
+	}
+	cnTransform pose = shape->localPose;
+	cliViewText_Puts( text, ",\"position\":" );
+	cliViewJson_Vec3( text, pose.p );
+	cliViewText_Puts( text, ",\"orientation\":[" );
+	cliViewText_Number( text, pose.q.w );
+	cliViewText_Puts( text, "," );
+	cliViewText_Number( text, pose.q.x );
+	cliViewText_Puts( text, "," );
+	cliViewText_Number( text, pose.q.y );
+	cliViewText_Puts( text, "," );
+	cliViewText_Number( text, pose.q.z );
+	cliViewText_Printf( text, "],\"color\":[%.6g,%.6g,%.6g],\"finish\":", (double)shape->color[0],
+						(double)shape->color[1], (double)shape->color[2] );
+	cliViewText_String( text, cnFinish_GetName( shape->finish ) );
+	cliViewText_Puts( text, "}" );
+}
+
+// The fixed part of /api/scene (without the braces around it).
+static void cliViewJson_Scene( cliViewText* text, const cliViewSource* source )
+{
+	const cnRecording* r = source->description;
+	cliViewText_Puts( text, "\"name\":" );
+	cliViewText_String( text, cnRecording_GetSceneName( r ) );
+	cliViewText_Printf( text, ",\"source\":\"%s\",\"fps\":", source->simulated ? "scene" : "recording" );
+	cliViewText_Number( text, source->fps );
+	cliViewText_Puts( text, ",\"duration\":" );
+	cliViewText_Number( text, source->duration );
+	cliViewText_Printf( text, ",\"stride\":%d,\"bodies\":[", source->stride );
+	int bodyCount = cnRecording_GetBodyCount( r );
+	for ( int b = 0; b < bodyCount; ++b )
+	{
+		cliViewText_Puts( text, b > 0 ? ",{\"name\":" : "{\"name\":" );
+		cliViewText_String( text, cnRecording_GetBodyName( r, b ) );
+		cliViewText_Puts( text, ",\"type\":" );
+		cliViewText_String( text, cnBodyType_GetName( cnRecording_GetBodyType( r, b ) ) );
+		cliViewText_Puts( text, ",\"shapes\":[" );
+		int shapeCount = cnRecording_GetShapeCount( r, b );
+		for ( int s = 0; s < shapeCount; ++s )
+		{
+			cnRecordedShape shape = cnRecording_GetShape( r, b, s );
+			cliViewText_Puts( text, s > 0 ? "," : "" );
+			cliViewJson_Shape( text, &shape );
+		}
+		cliViewText_Puts( text, "]}" );
+	}
+	cliViewText_Puts( text, "],\"joints\":[" );
+	int jointCount = cnRecording_GetJointCount( r );
+	for ( int j = 0; j < jointCount; ++j )
+	{
+		cnRecordedJoint joint = cnRecording_GetJoint( r, j );
+		cliViewText_Puts( text, j > 0 ? ",{\"name\":" : "{\"name\":" );
+		cliViewText_String( text, joint.name );
+		cliViewText_Puts( text, ",\"type\":" );
+		cliViewText_String( text, cnJointType_GetName( joint.type ) );
+		cliViewText_Printf( text, ",\"bodyA\":%d,\"bodyB\":%d,\"anchorA\":", joint.bodyA, joint.bodyB );
+		cliViewJson_Vec3( text, joint.localAnchorA );
+		cliViewText_Puts( text, ",\"anchorB\":" );
+		cliViewJson_Vec3( text, joint.localAnchorB );
+		cliViewText_Puts( text, "}" );
+	}
+	cliViewText_Puts( text, "]" );
+}
+
+// ---------------------------------------------------------------------------------------------
+// answers
+
+// Queues an answer. The bytes are copied or freed as mode says; a response that cannot be made
+// fails the request (libmicrohttpd then closes the connection).
+static enum MHD_Result cliViewServer_Send( struct MHD_Connection* connection, unsigned int status, const char* type,
+										   const void* data, size_t size, enum MHD_ResponseMemoryMode mode,
+										   bool page )
+{
+	struct MHD_Response* response = MHD_create_response_from_buffer( size, (void*)data, mode );
+	if ( response == NULL )
+	{
+		if ( mode == MHD_RESPMEM_MUST_FREE )
+		{
+			free( (void*)data );
+		}
+		return MHD_NO;
+	}
+	MHD_add_response_header( response, MHD_HTTP_HEADER_CONTENT_TYPE, type );
+	MHD_add_response_header( response, "X-Content-Type-Options", "nosniff" );
+	MHD_add_response_header( response, "Referrer-Policy", "no-referrer" );
+	MHD_add_response_header( response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store" );
+	if ( page )
+	{
+		// the page runs only its own script and talks only to this server
+		MHD_add_response_header( response, "Content-Security-Policy",
+								 "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+								 "object-src 'none'; base-uri 'none'; frame-ancestors 'none'" );
+	}
+	enum MHD_Result result = MHD_queue_response( connection, status, response );
+	MHD_destroy_response( response );
+	return result;
+}
+
+// Queues a JSON error {"error": message}.
+static enum MHD_Result cliViewServer_Error( struct MHD_Connection* connection, unsigned int status, const char* message )
+{
+	cliViewText text = { 0 };
+	cliViewText_Puts( &text, "{\"error\":" );
+	cliViewText_String( &text, message );
+	cliViewText_Puts( &text, "}\n" );
+	size_t size = 0;
+	char* body = cliViewText_Take( &text, &size );
+	if ( body == NULL )
+	{
+		return MHD_NO;
+	}
+	return cliViewServer_Send( connection, status, "application/json", body, size, MHD_RESPMEM_MUST_FREE, false );
+}
+
+// Queues a JSON answer built in text (a failed build is a 500).
+static enum MHD_Result cliViewServer_SendJson( struct MHD_Connection* connection, cliViewText* text )
+{
+	size_t size = 0;
+	char* body = cliViewText_Take( text, &size );
+	if ( body == NULL )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory" );
+	}
+	return cliViewServer_Send( connection, MHD_HTTP_OK, "application/json", body, size, MHD_RESPMEM_MUST_FREE, false );
+}
+
+// The frame count, whether it is final, and why the simulation ended early, as JSON members.
+static void cliViewServer_AppendStatus( cliViewText* text, cliViewSource* source )
+{
+	bool complete = false;
+	char message[512];
+	int frameCount = cliViewSource_GetFrameCount( source, &complete, message, sizeof( message ) );
+	cliViewText_Printf( text, "\"frameCount\":%d,\"complete\":%s,\"message\":", frameCount, complete ? "true" : "false" );
+	cliViewText_String( text, message );
+}
+
+// Reads a query number: 1 to 10 decimal digits, at most INT_MAX. Absent: the default.
+static bool cliViewServer_QueryInt( struct MHD_Connection* connection, const char* key, int fallback, int* out )
+{
+	const char* value = MHD_lookup_connection_value( connection, MHD_GET_ARGUMENT_KIND, key );
+	if ( value == NULL )
+	{
+		*out = fallback;
+		return true;
+	}
+	long long n = 0;
+	int digits = 0;
+	for ( const char* c = value; *c != 0; ++c, ++digits )
+	{
+		if ( *c < '0' || *c > '9' || digits >= 10 )
+		{
+			return false;
+		}
+		n = 10 * n + ( *c - '0' );
+	}
+	if ( digits == 0 || n > INT_MAX )
+	{
+		return false;
+	}
+	*out = (int)n;
+	return true;
+}
+
+// Stores a double as 8 little-endian bytes, whatever the machine's byte order.
+static void cliViewServer_StoreLittle( unsigned char* out, double value )
+{
+	uint64_t bits;
+	memcpy( &bits, &value, sizeof( bits ) );
+	for ( int i = 0; i < 8; ++i )
+	{
+		out[i] = (unsigned char)( bits >> ( 8 * i ) );
+	}
+}
+
+// /api/frames: frames from..from+count-1 (as many as exist and fit), as JSON arrays
+// [time, x, y, z, qw, qx, qy, qz, ...] or as raw little-endian doubles in the same order.
+static enum MHD_Result cliViewServer_Frames( cliViewServer* server, struct MHD_Connection* connection )
+{
+	cliViewSource* source = server->source;
+	int from = 0, count = 0;
+	if ( cliViewServer_QueryInt( connection, "from", 0, &from ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "from: expected a frame number from 0 to 2147483647" );
+	}
+	if ( cliViewServer_QueryInt( connection, "count", INT_MAX, &count ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "count: expected a number from 0 to 2147483647" );
+	}
+	const char* format = MHD_lookup_connection_value( connection, MHD_GET_ARGUMENT_KIND, "format" );
+	bool binary = format != NULL && strcmp( format, "binary" ) == 0;
+	if ( format != NULL && binary == false && strcmp( format, "json" ) != 0 )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "format: expected json or binary" );
+	}
+	// the answer is bounded whatever count asks for
+	int stride = source->stride;
+	int most = CLI_VIEW_MAX_FRAME_NUMBERS / stride;
+	most = most < 1 ? 1 : most;
+	count = count < most ? count : most;
+	bool complete = false;
+	int frameCount = cliViewSource_GetFrameCount( source, &complete, NULL, 0 );
+	int available = from < frameCount ? frameCount - from : 0;
+	count = count < available ? count : available;
+	double* frames = malloc( sizeof( double ) * (size_t)stride * (size_t)( count > 0 ? count : 1 ) );
+	if ( frames == NULL )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory" );
+	}
+	// a scene's cache only grows, so the frames counted above are all there
+	count = count > 0 ? cliViewSource_CopyFrames( source, from, count, frames ) : 0;
+	size_t numbers = (size_t)count * (size_t)stride;
+	if ( binary )
+	{
+		unsigned char* body = malloc( 8 * ( numbers > 0 ? numbers : 1 ) );
+		if ( body == NULL )
+		{
+			free( frames );
+			return cliViewServer_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory" );
+		}
+		for ( size_t i = 0; i < numbers; ++i )
+		{
+			cliViewServer_StoreLittle( body + 8 * i, frames[i] );
+		}
+		free( frames );
+		struct MHD_Response* response = MHD_create_response_from_buffer( 8 * numbers, body, MHD_RESPMEM_MUST_FREE );
+		if ( response == NULL )
+		{
+			free( body );
+			return MHD_NO;
+		}
+		char value[32];
+		MHD_add_response_header( response, MHD_HTTP_HEADER_CONTENT_TYPE, "application/octet-stream" );
+		MHD_add_response_header( response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store" );
+		MHD_add_response_header( response, "X-Content-Type-Options", "nosniff" );
+		snprintf( value, sizeof( value ), "%d", from );
+		MHD_add_response_header( response, "X-Cairn-From", value );
+		snprintf( value, sizeof( value ), "%d", count );
+		MHD_add_response_header( response, "X-Cairn-Count", value );
+		snprintf( value, sizeof( value ), "%d", stride );
+		MHD_add_response_header( response, "X-Cairn-Stride", value );
+		snprintf( value, sizeof( value ), "%d", frameCount );
+		MHD_add_response_header( response, "X-Cairn-Frame-Count", value );
+		MHD_add_response_header( response, "X-Cairn-Complete", complete ? "1" : "0" );
+		enum MHD_Result result = MHD_queue_response( connection, MHD_HTTP_OK, response );
+		MHD_destroy_response( response );
+		return result;
+	}
+	cliViewText text = { 0 };
+	cliViewText_Printf( &text, "{\"from\":%d,\"count\":%d,\"stride\":%d,\"frameCount\":%d,\"complete\":%s,\"frames\":[",
+						from, count, stride, frameCount, complete ? "true" : "false" );
+	for ( int f = 0; f < count; ++f )
+	{
+		const double* frame = frames + (size_t)f * (size_t)stride;
+		cliViewText_Puts( &text, f > 0 ? ",[" : "[" );
+		for ( int i = 0; i < stride; ++i )
+		{
+			if ( i > 0 )
+			{
+				cliViewText_Append( &text, ",", 1 );
+			}
+			cliViewText_Number( &text, frame[i] );
+		}
+		cliViewText_Puts( &text, "]" );
+	}
+	cliViewText_Puts( &text, "]}\n" );
+	free( frames );
+	return cliViewServer_SendJson( connection, &text );
+}
+
+// what the request-target check (cliViewServer_SeeTarget) found, as the request's context
+static char s_targetTooLong;
+static char s_targetHasNul;
+
+// Sees each request's target as it came, before it is split and percent-decoded: a decoded "%00"
+// would end the path early ("/viewer.js%00.html" would read as "/viewer.js"), and a long query
+// would not show in the path. Its answer becomes the request's context.
+static void* cliViewServer_SeeTarget( void* context, const char* target, struct MHD_Connection* connection )
+{
+	(void)context;
+	(void)connection;
+	if ( strnlen( target, CLI_VIEW_MAX_URL + 1 ) > CLI_VIEW_MAX_URL )
+	{
+		return &s_targetTooLong;
+	}
+	if ( strstr( target, "%00" ) != NULL )
+	{
+		return &s_targetHasNul;
+	}
+	return NULL;
+}
+
+// Whether the Host header names this server: a page of another site that got its name resolved
+// to 127.0.0.1 (DNS rebinding) sends its own name and is refused.
+static bool cliViewServer_HostAllowed( const cliViewServer* server, struct MHD_Connection* connection )
+{
+	if ( server->checkHost == false )
+	{
+		return true;
+	}
+	const char* host = MHD_lookup_connection_value( connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST );
+	if ( host == NULL )
+	{
+		// HTTP/1.0 clients may send none (HTTP/1.1 ones must: cliViewServer_Answer); browsers always do
+		return true;
+	}
+	for ( int i = 0; i < 4; ++i )
+	{
+		if ( strcasecmp( host, server->hostNames[i] ) == 0 )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connection* connection, const char* url,
+											 const char* method, const char* version, const char* uploadData,
+											 size_t* uploadSize, void** requestContext )
+{
+	(void)uploadData;
+	(void)uploadSize;
+	cliViewServer* server = context;
+	// every answer is queued at the first call, before any request body is read: a body is never
+	// wanted, and libmicrohttpd closes the connection instead of reading one after the answer
+	if ( strcmp( method, MHD_HTTP_METHOD_GET ) != 0 && strcmp( method, MHD_HTTP_METHOD_HEAD ) != 0 )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served" );
+	}
+	if ( strcmp( version, MHD_HTTP_VERSION_1_1 ) == 0 &&
+		 MHD_lookup_connection_value( connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST ) == NULL )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "an HTTP/1.1 request needs a Host header" );
+	}
+	if ( cliViewServer_HostAllowed( server, connection ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_FORBIDDEN, "unknown Host" );
+	}
+	size_t length = strnlen( url, CLI_VIEW_MAX_URL + 1 );
+	if ( *requestContext == &s_targetTooLong || length > CLI_VIEW_MAX_URL )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_URI_TOO_LONG, "the request target is too long" );
+	}
+	if ( *requestContext == &s_targetHasNul )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "bad path" );
+	}
+	// the path arrives percent-decoded: "%2e%2e" and "..%2f" are caught here too
+	if ( url[0] != '/' || strstr( url, ".." ) != NULL || strchr( url, '\\' ) != NULL )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "bad path" );
+	}
+	if ( strcmp( url, "/api/frames" ) == 0 )
+	{
+		return cliViewServer_Frames( server, connection );
+	}
+	if ( strcmp( url, "/api/scene" ) == 0 || strcmp( url, "/api/status" ) == 0 )
+	{
+		bool scene = strcmp( url, "/api/scene" ) == 0;
+		cliViewText text = { 0 };
+		cliViewText_Puts( &text, "{" );
+		if ( scene )
+		{
+			cliViewText_Append( &text, server->sceneJson, server->sceneJsonSize );
+			cliViewText_Puts( &text, "," );
+		}
+		cliViewServer_AppendStatus( &text, server->source );
+		cliViewText_Puts( &text, "}\n" );
+		return cliViewServer_SendJson( connection, &text );
+	}
+	const char* path = strcmp( url, "/" ) == 0 ? "/index.html" : url;
+	for ( int i = 0; i < cliViewAssetCount; ++i )
+	{
+		const cliViewAsset* asset = cliViewAssets + i;
+		if ( strcmp( path, asset->path ) == 0 )
+		{
+			bool page = strncmp( asset->type, "text/html", 9 ) == 0;
+			return cliViewServer_Send( connection, MHD_HTTP_OK, asset->type, asset->data, asset->size,
+									   MHD_RESPMEM_PERSISTENT, page );
+		}
+	}
+	return cliViewServer_Error( connection, MHD_HTTP_NOT_FOUND, "not found" );
+}
+
+// ---------------------------------------------------------------------------------------------
+// start and stop
+
+bool cliViewServer_IsLoopback( const char* host )
+{
+	if ( strcasecmp( host, "localhost" ) == 0 )
+	{
+		return true;
+	}
+	struct in_addr v4;
+	struct in6_addr v6;
+	if ( inet_pton( AF_INET, host, &v4 ) == 1 )
+	{
+		return ( ntohl( v4.s_addr ) >> 24 ) == 127;
+	}
+	if ( inet_pton( AF_INET6, host, &v6 ) == 1 )
+	{
+		return IN6_IS_ADDR_LOOPBACK( &v6 );
+	}
+	return false;
+}
+
+cliViewServer* cliViewServer_Start( cliViewSource* source, const char* host, int port, char* error, size_t errorSize )
+{
+	struct sockaddr_in v4;
+	struct sockaddr_in6 v6;
+	memset( &v4, 0, sizeof( v4 ) );
+	memset( &v6, 0, sizeof( v6 ) );
+	const struct sockaddr* address = NULL;
+	unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	const char* numeric = strcasecmp( host, "localhost" ) == 0 ? "127.0.0.1" : host;
+	if ( inet_pton( AF_INET, numeric, &v4.sin_addr ) == 1 )
+	{
+		v4.sin_family = AF_INET;
+		v4.sin_port = htons( (uint16_t)port );
+		address = (const struct sockaddr*)&v4;
+	}
+	else if ( inet_pton( AF_INET6, numeric, &v6.sin6_addr ) == 1 )
+	{
+		v6.sin6_family = AF_INET6;
+		v6.sin6_port = htons( (uint16_t)port );
+		address = (const struct sockaddr*)&v6;
+		flags |= MHD_USE_IPv6;
+	}
+	else
+	{
+		snprintf( error, errorSize, "--host %s: expected an IPv4 or IPv6 address, or localhost", host );
+		return NULL;
+	}
+
+	cliViewServer* server = calloc( 1, sizeof( cliViewServer ) );
+	if ( server == NULL )
+	{
+		snprintf( error, errorSize, "out of memory" );
+		return NULL;
+	}
+	server->source = source;
+	cliViewText text = { 0 };
+	cliViewJson_Scene( &text, source );
+	server->sceneJson = cliViewText_Take( &text, &server->sceneJsonSize );
+	if ( server->sceneJson == NULL )
+	{
+		snprintf( error, errorSize, "out of memory" );
+		free( server );
+		return NULL;
+	}
+
+	server->daemon = MHD_start_daemon(
+		flags, (uint16_t)port, NULL, NULL, cliViewServer_Answer, server, MHD_OPTION_SOCK_ADDR, address,
+		// a few threads answer everyone; answers are built in memory, so none waits on another
+		MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)CLI_VIEW_MAX_CONNECTIONS,
+		// request line and headers must fit in this much per connection (else 414 or 431)
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+		// a client that stops talking is dropped
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30, MHD_OPTION_URI_LOG_CALLBACK, cliViewServer_SeeTarget, NULL,
+		MHD_OPTION_END );
+	if ( server->daemon == NULL )
+	{
+		snprintf( error, errorSize, "cannot listen on %s port %d: %s", host, port,
+				  errno != 0 ? strerror( errno ) : "the address is in use or not this machine's" );
+		free( server->sceneJson );
+		free( server );
+		return NULL;
+	}
+	const union MHD_DaemonInfo* info = MHD_get_daemon_info( server->daemon, MHD_DAEMON_INFO_BIND_PORT );
+	server->port = info != NULL ? (int)info->port : port;
+	server->checkHost = cliViewServer_IsLoopback( host );
+	snprintf( server->hostNames[0], sizeof( server->hostNames[0] ), "127.0.0.1:%d", server->port );
+	snprintf( server->hostNames[1], sizeof( server->hostNames[1] ), "localhost:%d", server->port );
+	snprintf( server->hostNames[2], sizeof( server->hostNames[2] ), "[::1]:%d", server->port );
+	// the address given with --host (another loopback address than 127.0.0.1)
+	bool bracket = address->sa_family == AF_INET6;
+	snprintf( server->hostNames[3], sizeof( server->hostNames[3] ), "%s%.40s%s:%d", bracket ? "[" : "", numeric,
+			  bracket ? "]" : "", server->port );
+	return server;
+}
+
+int cliViewServer_GetPort( const cliViewServer* server )
+{
+	return server->port;
+}
+
+void cliViewServer_Stop( cliViewServer* server )
+{
+	if ( server == NULL )
+	{
+		return;
+	}
+	MHD_stop_daemon( server->daemon );
+	free( server->sceneJson );
+	free( server );
+}

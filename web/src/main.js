@@ -1,0 +1,284 @@
+// The page of `cairn view`: loads the scene and its frames from the server and plays them with
+// AERO's video recorder controls (to start, back one frame, play/stop, forward one frame, to end),
+// a timeline to scrub, speed and loop; a click on a body shows its name, position and velocity.
+import { Quaternion, Raycaster, Sphere, Vector2, Vector3 } from 'three';
+import { getJson } from './api.js';
+import { FrameStore } from './frames.js';
+import { Player } from './player.js';
+import { makeBodies, shapeReach } from './shapes.js';
+import { Stage } from './stage.js';
+
+const $ = (id) => document.getElementById(id);
+
+// Where the bodies are at frame 0 (planes left out): what the camera and shadows are fitted to.
+function sceneBounds(scene, first) {
+	const points = [];
+	scene.bodies.forEach((body, i) => {
+		const p = first ? [first[1 + 7 * i], first[2 + 7 * i], first[3 + 7 * i]] : [0, 0, 0];
+		let reach = 0;
+		for (const shape of body.shapes) reach = Math.max(reach, shapeReach(shape));
+		if (reach > 0) points.push({ p: new Vector3(...p), reach });
+	});
+	if (points.length === 0) return new Sphere(new Vector3(0, 0, 0), 2);
+	const min = new Vector3(Infinity, Infinity, Infinity);
+	const max = new Vector3(-Infinity, -Infinity, -Infinity);
+	for (const { p, reach } of points) {
+		min.min(p.clone().subScalar(reach));
+		max.max(p.clone().addScalar(reach));
+	}
+	const center = min.clone().add(max).multiplyScalar(0.5);
+	// the largest static body (the ground) would dwarf the moving ones: bound those that move, and
+	// the ground only as far as they need
+	const moving = points.filter((_, k) => scene.bodies[k] && scene.bodies[k].type !== 'static');
+	let radius = min.distanceTo(max) / 2;
+	if (moving.length > 0) {
+		const mmin = new Vector3(Infinity, Infinity, Infinity);
+		const mmax = new Vector3(-Infinity, -Infinity, -Infinity);
+		for (const { p, reach } of moving) {
+			mmin.min(p.clone().subScalar(reach));
+			mmax.max(p.clone().addScalar(reach));
+		}
+		const mcenter = mmin.clone().add(mmax).multiplyScalar(0.5);
+		const mradius = mmin.distanceTo(mmax) / 2;
+		if (mradius < radius / 3) {
+			return new Sphere(mcenter, Math.max(mradius * 2, 0.2));
+		}
+	}
+	return new Sphere(center, radius);
+}
+
+// The height of the ground grid: an upward plane's, else 0 (the top of the shipped scenes' grounds).
+function groundHeight(scene) {
+	for (const body of scene.bodies) {
+		for (const shape of body.shapes) {
+			if (shape.type === 'plane' && shape.normal[2] > 0.99) return shape.offset / shape.normal[2];
+		}
+	}
+	return 0;
+}
+
+function format(x) {
+	return (Math.abs(x) < 5e-10 ? 0 : x).toFixed(3);
+}
+
+async function start() {
+	const scene = await getJson('/api/scene');
+	document.title = `${scene.name || 'scene'} - Cairn viewer`;
+	$('name').textContent = scene.name || '(unnamed scene)';
+	const store = new FrameStore(scene.stride, scene.frameCount, scene.complete);
+	store.message = scene.message || '';
+	const loading = store.run();
+
+	const stage = new Stage($('view'));
+	// frame 0 places the camera; wait for it briefly (a scene's first frame comes at once)
+	for (let i = 0; i < 250 && store.loaded === 0 && (store.frameCount > 0 || !store.complete); ++i) {
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+	const bounds = sceneBounds(scene, store.frame(0));
+	const bodies = makeBodies(scene, Math.max(200, 20 * bounds.radius));
+	for (const group of bodies) stage.scene.add(group);
+	stage.frame(bounds, groundHeight(scene));
+
+	const byName = new Map();
+	scene.bodies.forEach((body, i) => {
+		if (!byName.has(body.name)) byName.set(body.name, i);
+	});
+
+	// places every body (and joint) at a frame
+	let shown = -1;
+	const anchor = new Vector3();
+	const other = new Vector3();
+	function show(index) {
+		const f = store.frame(index);
+		if (!f) return false;
+		for (let i = 0; i < bodies.length; ++i) {
+			const o = 1 + 7 * i;
+			bodies[i].position.set(f[o], f[o + 1], f[o + 2]);
+			bodies[i].quaternion.set(f[o + 4], f[o + 5], f[o + 6], f[o + 3]);
+		}
+		if (scene.joints.length > 0) {
+			const segments = [];
+			for (const joint of scene.joints) {
+				const a = joint.bodyA >= 0 ? bodies[joint.bodyA] : null;
+				const b = joint.bodyB >= 0 ? bodies[joint.bodyB] : null;
+				anchor.set(...joint.anchorA);
+				if (a) anchor.applyQuaternion(a.quaternion).add(a.position);
+				other.set(...joint.anchorB);
+				if (b) other.applyQuaternion(b.quaternion).add(b.position);
+				segments.push(anchor.x, anchor.y, anchor.z, other.x, other.y, other.z);
+			}
+			stage.setJointSegments(segments);
+		}
+		shown = index;
+		stage.invalidate();
+		return true;
+	}
+
+	// the body picked with a click, and its state at the frame shown
+	let picked = -1;
+	const info = $('info');
+	function velocity(body, index) {
+		// central differences of the positions (one-sided at the ends)
+		const lo = Math.max(0, index - 1);
+		const hi = Math.min(store.loaded - 1, index + 1);
+		const a = store.frame(lo);
+		const b = store.frame(hi);
+		if (!a || !b || hi === lo || b[0] === a[0]) return [0, 0, 0];
+		const o = 1 + 7 * body;
+		const dt = b[0] - a[0];
+		return [(b[o] - a[o]) / dt, (b[o + 1] - a[o + 1]) / dt, (b[o + 2] - a[o + 2]) / dt];
+	}
+	function showInfo() {
+		if (picked < 0) {
+			info.hidden = true;
+			return;
+		}
+		const body = scene.bodies[picked];
+		const p = bodies[picked].position;
+		const v = velocity(picked, shown);
+		const speed = Math.hypot(...v);
+		info.hidden = false;
+		info.innerHTML = '';
+		const title = document.createElement('b');
+		title.textContent = body.name || `body ${picked}`;
+		info.append(title, document.createTextNode(` (${body.type}, ${body.shapes.map((s) => s.type).join(', ')})`));
+		const table = document.createElement('table');
+		const rows = [
+			['position', `${format(p.x)}  ${format(p.y)}  ${format(p.z)} m`],
+			['velocity', `${format(v[0])}  ${format(v[1])}  ${format(v[2])} m/s`],
+			['speed', `${format(speed)} m/s`],
+		];
+		for (const [label, value] of rows) {
+			const tr = table.insertRow();
+			tr.insertCell().textContent = label;
+			tr.insertCell().textContent = value;
+		}
+		info.append(table);
+	}
+	function highlight(index, on) {
+		stage.invalidate();
+		if (index < 0) return;
+		bodies[index].traverse((o) => {
+			if (o.material && o.material.emissive) o.material.emissive.setHex(on ? 0x553300 : 0x000000);
+		});
+	}
+
+	const player = new Player(store, scene.fps, (index) => {
+		if (index !== shown && show(index)) showInfo();
+	});
+
+	// a click (not a drag of the camera) picks the body under the pointer
+	const raycaster = new Raycaster();
+	const canvas = stage.renderer.domElement;
+	let down = null;
+	canvas.addEventListener('pointerdown', (e) => {
+		down = { x: e.clientX, y: e.clientY };
+	});
+	canvas.addEventListener('pointerup', (e) => {
+		if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
+		const rect = canvas.getBoundingClientRect();
+		const ndc = new Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+		raycaster.setFromCamera(ndc, stage.camera);
+		const hit = raycaster.intersectObjects(bodies, true)[0];
+		highlight(picked, false);
+		picked = hit ? hit.object.userData.body : -1;
+		highlight(picked, true);
+		showInfo();
+	});
+
+	// status line: frames, and whether the server still simulates
+	const status = $('status');
+	function showStatus() {
+		const what = scene.source === 'scene' ? 'simulated here' : 'recording';
+		let text = `${what}, ${store.frameCount} frames at ${scene.fps} fps`;
+		if (store.loaded < store.frameCount) text += `, ${store.loaded} loaded`;
+		if (scene.source === 'scene' && !store.complete) text += ', simulating...';
+		if (store.message) text += ` - ${store.message}`;
+		if (store.error) text += ` - ${store.error.message}`;
+		status.textContent = text;
+		status.classList.toggle('error', Boolean(store.error) || Boolean(store.message && store.complete));
+	}
+	store.onChange(() => {
+		showStatus();
+		player.framesChanged();
+	});
+	showStatus();
+	player.framesChanged();
+
+	function loop() {
+		player.tick(performance.now());
+		stage.renderIfNeeded();
+		requestAnimationFrame(loop);
+	}
+	requestAnimationFrame(loop);
+
+	// the hook the browser tests use (tests/view/browser_test.mjs)
+	const q = new Quaternion();
+	window.cairnViewer = {
+		ready: true,
+		get frame() {
+			return shown;
+		},
+		get frameCount() {
+			return store.frameCount;
+		},
+		get loadedFrames() {
+			return store.loaded;
+		},
+		get complete() {
+			return store.complete;
+		},
+		get playing() {
+			return player.playing;
+		},
+		bodyNames: () => scene.bodies.map((b) => b.name),
+		/** The drawn position of a body (its origin), [x, y, z], or null for an unknown name. */
+		bodyPosition(name) {
+			const i = byName.get(name);
+			if (i === undefined) return null;
+			const p = bodies[i].position;
+			return [p.x, p.y, p.z];
+		},
+		/** The drawn orientation of a body, [w, x, y, z]. */
+		bodyOrientation(name) {
+			const i = byName.get(name);
+			if (i === undefined) return null;
+			q.copy(bodies[i].quaternion);
+			return [q.w, q.x, q.y, q.z];
+		},
+		/** Where a body's origin is drawn, in CSS pixels of the page, and whether it is in view. */
+		project(name) {
+			const i = byName.get(name);
+			if (i === undefined) return null;
+			const p = bodies[i].position.clone().project(stage.camera);
+			const rect = canvas.getBoundingClientRect();
+			return {
+				x: rect.left + ((p.x + 1) / 2) * rect.width,
+				y: rect.top + ((1 - p.y) / 2) * rect.height,
+				visible: p.z > -1 && p.z < 1 && Math.abs(p.x) <= 1 && Math.abs(p.y) <= 1,
+			};
+		},
+		setBodyVisible(name, visible) {
+			const i = byName.get(name);
+			if (i !== undefined) bodies[i].visible = visible;
+			stage.render();
+		},
+		time: (index) => store.time(index),
+		seek: (index) => player.seek(index),
+		pick(name) {
+			highlight(picked, false);
+			picked = byName.has(name) ? byName.get(name) : -1;
+			highlight(picked, true);
+			showInfo();
+		},
+		render: () => stage.render(),
+		loading,
+	};
+}
+
+start().catch((error) => {
+	const status = $('status');
+	status.textContent = `cannot load the scene: ${error.message}`;
+	status.classList.add('error');
+	window.cairnViewer = { ready: false, error: error.message };
+});
