@@ -56,7 +56,7 @@ check "the frozen body is at rest at the end" test "$(echo "$last" | cut -d, -f1
 check "where it was frozen (4 steps from 100 m)" near "$(echo "$last" | cut -d, -f5)" 99.6782 0.002
 
 # --- a stable scene: nothing to say -------------------------------------------------------------
-run run "$SOURCE_DIR/scenes/pyramid.json" --duration 0.5 --stats --quiet
+run run "$SOURCE_DIR/scenes/tower10.json" --duration 2 --stats --quiet
 check "a stable scene runs" test $rc -eq 0
 check "a stable scene: no instability line" bash -c "! grep -q 'instabilit' '$T/out' '$T/err'"
 

@@ -429,8 +429,9 @@ static void overlapIsNamed( void )
 // ---------------------------------------------------------------------------------------------
 // stable worlds
 
-// A stack of three boxes on the ground stands in every method: no instability over the run, with
-// speed bounds of 10 m/s and 10 rad/s on top of the default energy check.
+// A stack of three boxes on the ground stands and a bouncy ball bounces beside it in every method
+// (contact springs store the ball's energy and give it back): no instability over the run, with speed
+// bounds of 10 m/s and 10 rad/s on top of the default energy check.
 static void stableStackNeverTrips( void )
 {
 	double h = 1.0 / 120.0;
@@ -448,6 +449,11 @@ static void stableStackNeverTrips( void )
 		namedBody( world, "bottom", cnV3( 0.0, 0.0, 0.25 ), cnVec3_zero, &cube );
 		namedBody( world, "middle", cnV3( 0.0, 0.0, 0.75 ), cnVec3_zero, &cube );
 		namedBody( world, "top", cnV3( 0.0, 0.0, 1.25 ), cnVec3_zero, &cube );
+		cnMaterialDef bouncy = cnDefaultMaterialDef();
+		bouncy.restitution = 0.9;
+		cnShapeDef ball = sphere( 0.2 );
+		ball.material = cnCreateMaterial( world, &bouncy );
+		namedBody( world, "ball", cnV3( 2.0, 0.0, 1.5 ), cnVec3_zero, &ball );
 		bool ok = true;
 		for ( int n = 0; n < steps && ok; ++n )
 		{

@@ -574,7 +574,7 @@ typedef struct cnStats
 	double stepMs;
 	/// the stages in step order: user forces, broad phase, narrow phase, the method's solve and its
 	/// integration, continuous collision, the shared finish stage (sleep timers, shape boxes),
-	/// islands and sleep
+	/// islands and sleep, the instability guard
 	double forcesMs;
 	double broadPhaseMs;
 	double narrowPhaseMs;
