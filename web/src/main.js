@@ -41,7 +41,7 @@ function sceneBounds(scene, first) {
 		const mcenter = mmin.clone().add(mmax).multiplyScalar(0.5);
 		const mradius = mmin.distanceTo(mmax) / 2;
 		if (mradius < radius / 3) {
-			return new Sphere(mcenter, Math.max(mradius * 2, 0.2));
+			return new Sphere(mcenter, Math.max(mradius * 1.8, 0.2));
 		}
 	}
 	return new Sphere(center, radius);

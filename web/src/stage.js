@@ -73,20 +73,29 @@ export class Stage {
 	frame(bounds, groundZ) {
 		const c = bounds.center;
 		const r = Math.max(bounds.radius, 0.05);
-		const gridSize = Math.pow(10, Math.ceil(Math.log10(4 * r)));
-		const grid = new GridHelper(gridSize, 40, 0x8a96a3, 0x56606b);
+		// cells of a round size (1, 2 or 5 times a power of ten) over about three times the scene
+		// across: kept in front of the camera, since software renderers (headless Chromium's) drop
+		// lines that pass behind it
+		const rough = r / 8;
+		const power = Math.pow(10, Math.floor(Math.log10(rough)));
+		const cell = [1, 2, 5, 10].map((m) => m * power).find((size) => size >= rough);
+		const divisions = 2 * Math.ceil((1.6 * r) / cell);
+		const grid = new GridHelper(divisions * cell, divisions, 0x8a96a3, 0x5d6873);
 		grid.rotateX(Math.PI / 2);
-		// a hair above the ground, so the lines are not lost in its surface
-		grid.position.set(0, 0, groundZ + 0.0005 * r);
+		// a little above the ground, so the lines are not lost in its surface (depth precision: the
+		// near plane below is distance / 200)
+		grid.position.set(c.x - (c.x % cell), c.y - (c.y % cell), groundZ + 0.002 * r);
 		grid.material.transparent = true;
-		grid.material.opacity = 0.55;
+		grid.material.opacity = 0.6;
+		grid.material.depthWrite = false;
 		this.scene.add(grid);
 
 		// the camera looks at the scene from the front right, a little above (as AERO's 3D view)
 		const direction = new Vector3(1.1, -2.0, 1.0).normalize();
-		const distance = r / Math.sin((this.camera.fov * Math.PI) / 360) * 1.05;
+		// the bounding sphere is larger than what it holds looks: come a little closer than it needs
+		const distance = (r / Math.sin((this.camera.fov * Math.PI) / 360)) * 0.85;
 		this.camera.position.copy(c).addScaledVector(direction, distance);
-		this.camera.near = distance / 1000;
+		this.camera.near = distance / 200;
 		this.camera.far = distance * 100;
 		this.camera.updateProjectionMatrix();
 		this.controls.target.copy(c);
