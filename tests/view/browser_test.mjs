@@ -230,9 +230,17 @@ async function testRecording() {
 
 	// the screenshot, and each moving body drawn where it projects: its pixel changes when it is hidden
 	const shot = await page.screenshot({ path: join(work, 'viewer.png') });
-	const names = ['ball_0', 'can_0', 'can_3'];
-	const points = [];
-	for (const name of names) points.push(await page.evaluate((n) => window.cairnViewer.project(n), name));
+	// the moving bodies in view, clear of the panels drawn over the picture
+	const inView = await page.evaluate(() => {
+		const v = window.cairnViewer;
+		const covered = ['info', 'title', 'bar'].map((id) => document.getElementById(id).getBoundingClientRect());
+		return v.bodyNames().filter((n) => /^(can|ball)_/.test(n)).map((name) => ({ name, ...v.project(name) }))
+			.filter((p) => p.visible && p.x > 10 && p.x < 950 &&
+				!covered.some((r) => p.x >= r.left - 10 && p.x <= r.right + 10 && p.y >= r.top - 10 && p.y <= r.bottom + 10));
+	});
+	check(inView.length >= 3 && inView.some((p) => p.name === 'ball_0'), `the ball and cans in view: ${inView.map((p) => p.name)}`);
+	const names = inView.map((p) => p.name);
+	const points = inView;
 	const shown = await pixels(page, shot, points);
 	for (const name of names) await page.evaluate((n) => window.cairnViewer.setBodyVisible(n, false), name);
 	const hiddenShot = await page.screenshot({ path: join(work, 'viewer-hidden.png') });
