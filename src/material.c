@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool cnValidateMaterialDef( const cnMaterialDef* def )
+bool cnValidateMaterialDef( const cnMaterialDef* def )
 {
 	if ( def == NULL )
 	{

@@ -22,5 +22,8 @@ typedef struct cnMaterialPair
 /// Friction and restitution for two materials, with pair overrides.
 void cnMixMaterials( const cnWorld* world, cnMaterialId a, cnMaterialId b, double* friction, double* restitution );
 
+/// Checks a material def (finite, in range); false with the error set.
+bool cnValidateMaterialDef( const cnMaterialDef* def );
+
 /// Frees the material table.
 void cnDestroyMaterials( cnWorld* world );

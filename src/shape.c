@@ -22,7 +22,7 @@
 #define CN_MAX_POLYGON_VERTICES 32767
 
 
-static bool cnValidateShapeDef( cnWorld* world, const cnBody* body, const cnShapeDef* def )
+bool cnValidateShapeDef( const cnWorld* world, const cnBody* body, const cnShapeDef* def )
 {
 	if ( (int)def->type < 0 || def->type >= cnShape_count )
 	{

@@ -32,6 +32,10 @@ static inline cnTransform cnShapeWorldTransform( const cnBody* body, const cnSha
 	return cnMulTransforms( body->xf, shape->local );
 }
 
+/// Checks a shape def for a body of this world (types, sizes, material, what the body's type allows);
+/// false with the error set.
+bool cnValidateShapeDef( const cnWorld* world, const cnBody* body, const cnShapeDef* def );
+
 /// Frees what a shape's geometry owns (polygon vertices).
 void cnFreeGeometry( cnGeometry* g );
 

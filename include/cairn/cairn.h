@@ -132,6 +132,22 @@ CN_API bool cnWorld_SetInstabilityAction( cnWorld* world, cnInstabilityAction ac
 /// 64-bit FNV-1a hash of the positions and orientations of all live bodies in creation order.
 CN_API uint64_t cnWorld_Hash( const cnWorld* world );
 
+// ---------------------------------------------------------------------------------------------
+// snapshots (docs/snapshots.md)
+
+/// Writes everything the world's next step depends on (bodies, shapes, contacts with their warm-start
+/// impulses, joints, forces, sleep, the broad phase, the method's state) into a snapshot: *data, of
+/// *size bytes, allocated for the caller (free it with cnFree). false when out of memory.
+CN_API bool cnWorld_Save( const cnWorld* world, void** data, size_t* size );
+
+/// A new world from a snapshot made by cnWorld_Save: stepping it gives bit-identical results to
+/// stepping the saved world (same build). NULL with the reason when the bytes are not a valid
+/// snapshot of this format version (damaged, truncated, inconsistent).
+CN_API cnWorld* cnWorld_Load( const void* data, size_t size );
+
+/// Frees memory the library allocated for the caller (snapshot bytes).
+CN_API void cnFree( void* memory );
+
 /// Number of live bodies.
 CN_API int cnWorld_GetBodyCount( const cnWorld* world );
 

@@ -825,10 +825,9 @@ double cnDynamicTree_GetAreaRatio( const cnDynamicTree* tree )
 // ---------------------------------------------------------------------------------------------
 // validation
 
-// Checks the subtree at index; counts its leaves and internal nodes. Recursion depth is the
-// tree height, which validation (a debugging aid) can afford.
-static bool cnValidateNode( const cnDynamicTree* tree, int32_t index, int32_t parent, int* leafCount,
-							int* nodeCount )
+// Checks one node reached from parent: allocated, linked back to its parent, a leaf of height 0
+// or an inner node with two distinct children. Counts it.
+static bool cnValidateNode( const cnDynamicTree* tree, int32_t index, int32_t parent, int* leafCount, int* nodeCount )
 {
 	if ( index < 0 || index >= tree->nodeCapacity )
 	{
@@ -840,46 +839,62 @@ static bool cnValidateNode( const cnDynamicTree* tree, int32_t index, int32_t pa
 		return false;
 	}
 	*nodeCount += 1;
-	if ( *nodeCount > tree->nodeCount )
-	{
-		// more nodes reached than allocated: a cycle
-		return false;
-	}
-
 	if ( cnIsLeaf( node ) )
 	{
 		*leafCount += 1;
 		return node->child2 == CN_NULL_NODE && node->height == 0;
 	}
-
-	int32_t child1 = node->child1;
-	int32_t child2 = node->child2;
-	if ( child2 == CN_NULL_NODE || child1 == child2 )
-	{
-		return false;
-	}
-	if ( cnValidateNode( tree, child1, index, leafCount, nodeCount ) == false ||
-		 cnValidateNode( tree, child2, index, leafCount, nodeCount ) == false )
-	{
-		return false;
-	}
-
-	const cnTreeNode* c1 = tree->nodes + child1;
-	const cnTreeNode* c2 = tree->nodes + child2;
-	if ( node->height != 1 + cnMaxHeight( c1->height, c2->height ) )
-	{
-		return false;
-	}
-	return cnAABB_Contains( node->aabb, c1->aabb ) && cnAABB_Contains( node->aabb, c2->aabb );
+	return node->child2 != CN_NULL_NODE && node->child1 != node->child2;
 }
 
 bool cnDynamicTree_Validate( const cnDynamicTree* tree )
 {
 	int leafCount = 0;
 	int nodeCount = 0;
+	if ( tree->nodeCount < 0 || tree->nodeCount > tree->nodeCapacity || tree->proxyCount < 0 )
+	{
+		return false;
+	}
 	if ( tree->root != CN_NULL_NODE )
 	{
-		if ( cnValidateNode( tree, tree->root, CN_NULL_NODE, &leafCount, &nodeCount ) == false )
+		// depth first with an explicit stack: a tree read from a file may be as deep as it is large.
+		// A node is pushed only by the parent it names, and no more nodes than the tree holds are
+		// visited, so a cycle cannot run on
+		int32_t* stack = malloc( (size_t)tree->nodeCount * sizeof( int32_t ) + sizeof( int32_t ) );
+		if ( stack == NULL || cnValidateNode( tree, tree->root, CN_NULL_NODE, &leafCount, &nodeCount ) == false )
+		{
+			free( stack );
+			return false;
+		}
+		int top = 0;
+		stack[top++] = tree->root;
+		bool ok = true;
+		while ( top > 0 && ok )
+		{
+			int32_t index = stack[--top];
+			const cnTreeNode* node = tree->nodes + index;
+			if ( cnIsLeaf( node ) )
+			{
+				continue;
+			}
+			int32_t child1 = node->child1, child2 = node->child2;
+			ok = cnValidateNode( tree, child1, index, &leafCount, &nodeCount ) &&
+				 cnValidateNode( tree, child2, index, &leafCount, &nodeCount ) && nodeCount <= tree->nodeCount;
+			if ( ok )
+			{
+				const cnTreeNode* c1 = tree->nodes + child1;
+				const cnTreeNode* c2 = tree->nodes + child2;
+				ok = node->height == 1 + cnMaxHeight( c1->height, c2->height ) && cnAABB_Contains( node->aabb, c1->aabb ) &&
+					 cnAABB_Contains( node->aabb, c2->aabb ) && top + 2 <= tree->nodeCount;
+			}
+			if ( ok )
+			{
+				stack[top++] = child1;
+				stack[top++] = child2;
+			}
+		}
+		free( stack );
+		if ( ok == false )
 		{
 			return false;
 		}

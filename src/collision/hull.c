@@ -253,6 +253,31 @@ static void cnFreeHull( cnHull* h )
 	free( h );
 }
 
+// The derived data of a hull whose vertices, faces and triangles are set: mass properties, outer
+// and inner radius. false (error set) when the solid has no volume.
+static bool cnFinishHull( cnHull* h, int count )
+{
+	cnHullMassProperties( h );
+	if ( h->volume <= 0.0 || isfinite( h->volume ) == false )
+	{
+		return cnSetError( cnError_invalidArgument, "hull: the hull of %d points has no volume (%g)", count, h->volume );
+	}
+	h->radius = 0.0;
+	for ( int i = 0; i < h->vertexCount; ++i )
+	{
+		double r = cnLength( h->vertices[i] );
+		h->radius = r > h->radius ? r : h->radius;
+	}
+	h->innerRadius = INFINITY;
+	for ( int i = 0; i < h->faceCount; ++i )
+	{
+		double d = h->faceOffsets[i] - cnDot( h->faceNormals[i], h->centroid );
+		h->innerRadius = d < h->innerRadius ? d : h->innerRadius;
+	}
+	atomic_init( &h->refCount, 1 );
+	return true;
+}
+
 // Copies qhull's result into h: vertices in the order of the input points, face loops, planes.
 // Returns false (with the error set) when the hull has too many vertices or memory runs out.
 static bool cnReadQhull( qhT* qh, int count, cnHull* h )
@@ -418,27 +443,111 @@ cnHull* cnCreateHull( const cnVec3* points, int count )
 		return NULL;
 	}
 
-	cnHullMassProperties( h );
-	if ( h->volume <= 0.0 || isfinite( h->volume ) == false )
+	if ( cnFinishHull( h, count ) == false )
 	{
-		cnSetError( cnError_invalidArgument, "hull: the hull of %d points has no volume (%g)", count, h->volume );
 		cnFreeHull( h );
 		return NULL;
 	}
+	return h;
+}
 
-	h->radius = 0.0;
-	for ( int i = 0; i < h->vertexCount; ++i )
+cnHull* cnHullFromData( const cnHullData* d )
+{
+	if ( d->vertexCount < 4 || d->vertexCount > CN_HULL_MAX_VERTICES || d->faceCount < 4 ||
+		 d->faceCount > 2 * CN_HULL_MAX_VERTICES || d->triangleCount < 4 || d->triangleCount > 2 * CN_HULL_MAX_VERTICES ||
+		 d->faceFirst[0] != 0 )
 	{
-		double r = cnLength( h->vertices[i] );
-		h->radius = r > h->radius ? r : h->radius;
+		cnSetError( cnError_invalidArgument, "hull: %d vertices, %d faces, %d triangles is not a hull", d->vertexCount,
+					d->faceCount, d->triangleCount );
+		return NULL;
 	}
-	h->innerRadius = INFINITY;
-	for ( int i = 0; i < h->faceCount; ++i )
+	int loopLength = d->faceFirst[d->faceCount];
+	for ( int i = 0; i < d->faceCount; ++i )
 	{
-		double d = h->faceOffsets[i] - cnDot( h->faceNormals[i], h->centroid );
-		h->innerRadius = d < h->innerRadius ? d : h->innerRadius;
+		if ( d->faceFirst[i + 1] - d->faceFirst[i] < 3 || d->faceFirst[i + 1] > loopLength )
+		{
+			cnSetError( cnError_invalidArgument, "hull: face %d has a broken vertex loop", i );
+			return NULL;
+		}
 	}
-	atomic_init( &h->refCount, 1 );
+	for ( int i = 0; i < loopLength; ++i )
+	{
+		if ( d->faceVertices[i] < 0 || d->faceVertices[i] >= d->vertexCount )
+		{
+			cnSetError( cnError_invalidArgument, "hull: a face vertex index is out of range" );
+			return NULL;
+		}
+	}
+	for ( int i = 0; i < 3 * d->triangleCount; ++i )
+	{
+		if ( d->triangles[i] < 0 || d->triangles[i] >= d->vertexCount )
+		{
+			cnSetError( cnError_invalidArgument, "hull: a triangle vertex index is out of range" );
+			return NULL;
+		}
+	}
+	// convex: every vertex on the inner side of every face plane, within a size-relative tolerance
+	double size = 0.0;
+	for ( int i = 0; i < d->vertexCount; ++i )
+	{
+		if ( cnIsValidVec3( d->vertices[i] ) == false )
+		{
+			cnSetError( cnError_invalidArgument, "hull: vertex %d is not finite", i );
+			return NULL;
+		}
+		size = fmax( size, cnLength( d->vertices[i] ) );
+	}
+	for ( int f = 0; f < d->faceCount; ++f )
+	{
+		cnVec3 n = d->faceNormals[f];
+		if ( cnIsValidVec3( n ) == false || fabs( cnLength( n ) - 1.0 ) > 1e-9 || isfinite( d->faceOffsets[f] ) == false )
+		{
+			cnSetError( cnError_invalidArgument, "hull: face %d has no unit normal", f );
+			return NULL;
+		}
+		for ( int i = 0; i < d->vertexCount; ++i )
+		{
+			if ( cnDot( n, d->vertices[i] ) - d->faceOffsets[f] > 1e-6 * ( 1.0 + size ) )
+			{
+				cnSetError( cnError_invalidArgument, "hull: vertex %d lies outside face %d: not convex", i, f );
+				return NULL;
+			}
+		}
+	}
+
+	cnHull* h = calloc( 1, sizeof( cnHull ) );
+	if ( h == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "hull: out of memory" );
+		return NULL;
+	}
+	h->vertexCount = d->vertexCount;
+	h->faceCount = d->faceCount;
+	h->triangleCount = d->triangleCount;
+	h->vertices = malloc( (size_t)d->vertexCount * sizeof( cnVec3 ) );
+	h->faceNormals = malloc( (size_t)d->faceCount * sizeof( cnVec3 ) );
+	h->faceOffsets = malloc( (size_t)d->faceCount * sizeof( double ) );
+	h->faceFirst = malloc( (size_t)( d->faceCount + 1 ) * sizeof( int ) );
+	h->faceVertices = malloc( (size_t)loopLength * sizeof( int ) );
+	h->triangles = malloc( (size_t)( 3 * d->triangleCount ) * sizeof( int ) );
+	if ( h->vertices == NULL || h->faceNormals == NULL || h->faceOffsets == NULL || h->faceFirst == NULL ||
+		 h->faceVertices == NULL || h->triangles == NULL )
+	{
+		cnFreeHull( h );
+		cnSetError( cnError_outOfMemory, "hull: out of memory" );
+		return NULL;
+	}
+	memcpy( h->vertices, d->vertices, (size_t)d->vertexCount * sizeof( cnVec3 ) );
+	memcpy( h->faceNormals, d->faceNormals, (size_t)d->faceCount * sizeof( cnVec3 ) );
+	memcpy( h->faceOffsets, d->faceOffsets, (size_t)d->faceCount * sizeof( double ) );
+	memcpy( h->faceFirst, d->faceFirst, (size_t)( d->faceCount + 1 ) * sizeof( int ) );
+	memcpy( h->faceVertices, d->faceVertices, (size_t)loopLength * sizeof( int ) );
+	memcpy( h->triangles, d->triangles, (size_t)( 3 * d->triangleCount ) * sizeof( int ) );
+	if ( cnFinishHull( h, d->vertexCount ) == false )
+	{
+		cnFreeHull( h );
+		return NULL;
+	}
 	return h;
 }
 

@@ -35,6 +35,26 @@ struct cnHull
 	double innerRadius;
 };
 
+/// A hull's own data, as cnHull holds it (snapshots write it and read it back).
+typedef struct cnHullData
+{
+	int vertexCount;
+	const cnVec3* vertices;
+	int faceCount;
+	const cnVec3* faceNormals;
+	const double* faceOffsets;
+	// faceCount + 1 entries
+	const int* faceFirst;
+	const int* faceVertices;
+	int triangleCount;
+	const int* triangles;
+} cnHullData;
+
+/// A hull from its own data (no qhull: the same vertices, faces and triangles in the same order, so
+/// a restored hull gives the same features and contact ids). Checks indices, unit face normals and
+/// convexity; NULL with the error set when they fail. The caller holds the one reference.
+cnHull* cnHullFromData( const cnHullData* data );
+
 /// Takes one more reference and returns the hull.
 const cnHull* cnHullRetain( const cnHull* hull );
 

@@ -82,8 +82,13 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
 		cnBody* b = world->bodies + i;
+		// a dead body's solverIndex links the free list (body.c)
+		if ( b->alive == false )
+		{
+			continue;
+		}
 		b->solverIndex = -1;
-		if ( b->alive && b->type != cnBody_static && b->awake )
+		if ( b->type != cnBody_static && b->awake )
 		{
 			b->solverIndex = count++;
 		}
