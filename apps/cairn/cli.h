@@ -156,6 +156,10 @@ typedef struct cliRunConfig
 	/// called before every step (NULL: none); returning false stops the run with a failure
 	bool ( *beforeStep )( cnWorld* world, void* context );
 	void* beforeStepContext;
+	/// --save-state: a snapshot of the world written to this file (NULL: none) at the end of the first
+	/// step that reaches saveStateAt seconds of simulated time (< 0: at the end of the run)
+	const char* saveStatePath;
+	double saveStateAt;
 } cliRunConfig;
 
 /// Runs the scene's world with the library's run loop (cnRun) to cfg->duration, writing frames at

@@ -36,6 +36,15 @@ const char cliRunHelp[] =
 	"  --stats        print per-stage milliseconds per step and the world's counters\n"
 	"  --hash         print 'hash 0x...' of all body positions and orientations at the end\n"
 	"  --quiet        print no summary and no progress line (warnings still go to stderr)\n"
+	"  --save-state FILE\n"
+	"                 write a snapshot of the world (docs/snapshots.md) at the end of the run,\n"
+	"                 or with --at T at the end of the first step that reaches T seconds\n"
+	"  --at T         when --save-state saves (a frame time gives an exact resume point)\n"
+	"  --from-state FILE\n"
+	"                 continue from a snapshot instead of the scene's start: the scene gives\n"
+	"                 the time step, fps, duration and outputs, the snapshot the world; the run\n"
+	"                 goes from the snapshot's time to the duration and gives the bits the run\n"
+	"                 that saved it would have given\n"
 	"  --dump-contact-system\n"
 	"                 print the contact system of the first step with contacts (lcp, gr-lcp:\n"
 	"                 A, b and the solution lambda; velocity-projection, gr-velocity-projection:\n"
@@ -56,7 +65,9 @@ const char cliRunHelp[] =
 	"\n"
 	"examples:\n"
 	"  cairn run scenes/bouncing_balls.json --duration 2 --csv balls.csv --hash\n"
-	"  cairn run scenes/fall3000.json --csv few.csv --bodies box_0,box_1 --every 6\n";
+	"  cairn run scenes/fall3000.json --csv few.csv --bodies box_0,box_1 --every 6\n"
+	"  cairn run scenes/dominoes.json --save-state t1.cnsnap --at 1\n"
+	"  cairn run scenes/dominoes.json --from-state t1.cnsnap --csv rest.csv\n";
 
 // The run loop's per-step hook: the FOSSSim scene's springs and wind for the coming step.
 static bool cliApplyFosssimForces( cnWorld* world, void* context )
@@ -110,10 +121,43 @@ static int cliDumpContactSystem( const char* path, const char* method, const dou
 	return status;
 }
 
+// --from-state: the scene's world is replaced by the snapshot's (the scene keeps its run settings,
+// cameras and, for FOSSSim scenes, its force elements, which find bodies by id). The method is part
+// of the state: --method must agree with it. The run must still have time to go.
+static int cliReplaceWorld( cnScene* scene, const char* path, const char* method, const double* duration )
+{
+	cnWorld* world = cnLoadSnapshot( path );
+	if ( world == NULL )
+	{
+		cliError( "%s", cnGetError() );
+		return CLI_BAD_INPUT;
+	}
+	cnMethod snapshotMethod = cnWorld_GetDef( world ).method;
+	cnMethod wanted;
+	if ( method != NULL && cnMethod_FromName( method, &wanted ) && wanted != snapshotMethod )
+	{
+		cliError( "--method %s: %s was saved with the %s method, which is part of its state", method, path,
+				  cnMethod_GetName( snapshotMethod ) );
+		cnDestroyWorld( world );
+		return CLI_BAD_INPUT;
+	}
+	double t = cnWorld_GetTime( world );
+	if ( !( t < *duration ) )
+	{
+		cliError( "%s: its time t = %.9g s is not before the run's end (%.9g s)", path, t, *duration );
+		cnDestroyWorld( world );
+		return CLI_BAD_INPUT;
+	}
+	cnDestroyWorld( scene->world );
+	scene->world = world;
+	return CLI_OK;
+}
+
 int cliRunMain( int argc, char** argv )
 {
 	const char *duration = NULL, *fps = NULL, *method = NULL, *csv = NULL, *record = NULL, *bodies = NULL,
-			   *every = NULL, *jointsCsv = NULL, *onInstability = NULL;
+			   *every = NULL, *jointsCsv = NULL, *onInstability = NULL, *saveState = NULL, *at = NULL,
+			   *fromState = NULL;
 	bool stats = false, hash = false, quiet = false, dump = false;
 	const cliOption options[] = {
 		{ "--duration", &duration, NULL }, { "--fps", &fps, NULL },		  { "--method", &method, NULL },
@@ -121,6 +165,9 @@ int cliRunMain( int argc, char** argv )
 		{ "--every", &every, NULL },	   { "--stats", NULL, &stats },	  { "--hash", NULL, &hash },
 		{ "--quiet", NULL, &quiet },	   { "--dump-contact-system", NULL, &dump },
 		{ "--joints-csv", &jointsCsv, NULL }, { "--on-instability", &onInstability, NULL },
+		{ "--save-state", &saveState, NULL },
+		{ "--at", &at, NULL },
+		{ "--from-state", &fromState, NULL },
 	};
 	const char* positional[1];
 	int positionalCount = 0;
@@ -181,6 +228,28 @@ int cliRunMain( int argc, char** argv )
 		return CLI_BAD_INPUT;
 	}
 
+	cfg.saveStateAt = -1.0;
+	if ( ( saveState != NULL && saveState[0] == 0 ) || ( fromState != NULL && fromState[0] == 0 ) )
+	{
+		cliError( "--save-state and --from-state need a file name" );
+		return CLI_BAD_INPUT;
+	}
+	if ( at != NULL && saveState == NULL )
+	{
+		cliError( "--at needs --save-state" );
+		return CLI_BAD_INPUT;
+	}
+	if ( at != NULL && cliParseDouble( "--at", at, 0.0, true, &cfg.saveStateAt ) == false )
+	{
+		return CLI_BAD_INPUT;
+	}
+	if ( fromState != NULL && dump )
+	{
+		cliError( "--from-state and --dump-contact-system cannot be combined" );
+		return CLI_BAD_INPUT;
+	}
+	cfg.saveStatePath = saveState;
+
 	if ( dump )
 	{
 		status = cliDumpContactSystem( positional[0], method, duration != NULL ? &cfg.duration : NULL );
@@ -210,6 +279,26 @@ int cliRunMain( int argc, char** argv )
 	if ( duration == NULL )
 	{
 		cfg.duration = scene->duration;
+	}
+	if ( fromState != NULL )
+	{
+		status = cliReplaceWorld( scene, fromState, method, &cfg.duration );
+		if ( status != CLI_OK )
+		{
+			cliDestroyRunScene( scene, fosssim );
+			return status;
+		}
+	}
+	if ( cfg.saveStateAt > cfg.duration + 1e-12 * ( 1.0 + cfg.duration ) )
+	{
+		cliError( "--at %.9g is after the run's end (t = %.9g s)", cfg.saveStateAt, cfg.duration );
+		cliDestroyRunScene( scene, fosssim );
+		return CLI_BAD_INPUT;
+	}
+	if ( fromState != NULL )
+	{
+		// the run loop's duration counts from the world's time
+		cfg.duration -= cnWorld_GetTime( scene->world );
 	}
 	if ( fps == NULL )
 	{

@@ -149,6 +149,9 @@ typedef struct cliRunState
 	int64_t instabilitiesSeen;
 	int warned[CLI_MAX_INSTABILITY_WARNINGS][2];
 	int warnedCount;
+	// --save-state: written once; a failed write stops the run
+	bool stateSaved;
+	bool stateFailed;
 } cliRunState;
 
 static void cliStatCounters( const cnStats* s, double counter[cliCounterCount] )
@@ -216,9 +219,33 @@ static void cliWarnInstability( cnWorld* world, cliRunState* state )
 			 report.message );
 }
 
+// --save-state --at T: the snapshot at the end of the first step that reaches T (a relative 1e-12
+// allows for the rounding of the summed step sizes, so T on a frame time saves at that frame).
+static bool cliSaveStateAt( cnWorld* world, cliRunState* state )
+{
+	const cliRunConfig* cfg = state->cfg;
+	double at = cfg->saveStateAt;
+	if ( cfg->saveStatePath == NULL || at < 0.0 || state->stateSaved ||
+		 cnWorld_GetTime( world ) < at - 1e-12 * ( 1.0 + fabs( at ) ) )
+	{
+		return true;
+	}
+	state->stateSaved = true;
+	if ( cnSaveSnapshot( world, cfg->saveStatePath ) == false )
+	{
+		state->stateFailed = true;
+		return false;
+	}
+	return true;
+}
+
 static bool cliAfterStep( cnWorld* world, void* context )
 {
 	cliRunState* state = context;
+	if ( cliSaveStateAt( world, state ) == false )
+	{
+		return false;
+	}
 	cliCollectBreaks( world, state );
 	cliWarnInstability( world, state );
 	if ( state->cfg->stats == false )
@@ -463,10 +490,19 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 	def.writerCount = writerCount;
 	def.beforeStep = cfg->beforeStep != NULL ? cliBeforeStep : NULL;
 	bool guardWarns = cnWorld_GetDef( world ).onInstability != cnInstability_stop;
-	def.afterStep = cfg->stats || guardWarns || cnWorld_GetJointCount( world ) > 0 ? cliAfterStep : NULL;
+	def.afterStep = cfg->stats || guardWarns || cnWorld_GetJointCount( world ) > 0 || cfg->saveStatePath != NULL
+						? cliAfterStep
+						: NULL;
 	def.progress = state.progress.enabled ? cliRunProgress : NULL;
 	def.context = &state;
 
+	// --at the start time: the state before the first step
+	if ( cliSaveStateAt( world, &state ) == false )
+	{
+		cliError( "--save-state: %s", cnGetError() );
+		status = CLI_FAILURE;
+		goto cleanup;
+	}
 	cliCatchInterrupts( world );
 	*result = cnRun( world, &def );
 	bool interrupted = cliReleaseInterrupts();
@@ -478,6 +514,12 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 			break;
 		case cnRun_cancelled:
 		case cnRun_stopped:
+			if ( state.stateFailed )
+			{
+				cliError( "--save-state: %s", cnGetError() );
+				status = CLI_FAILURE;
+				goto cleanup;
+			}
 			cliError( "interrupted at t = %.9g s; no output written", cnWorld_GetTime( world ) );
 			status = CLI_INTERRUPTED;
 			goto cleanup;
@@ -504,6 +546,24 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 				status = cnGetErrorCode() == cnError_invalidArgument ? CLI_BAD_INPUT : CLI_FAILURE;
 			}
 			goto cleanup;
+	}
+
+	// --save-state without --at: the state at the end
+	if ( cfg->saveStatePath != NULL && state.stateSaved == false )
+	{
+		if ( cfg->saveStateAt >= 0.0 )
+		{
+			cliError( "--at %.9g: the run ended at t = %.9g s, before that time", cfg->saveStateAt, cnWorld_GetTime( world ) );
+			status = CLI_BAD_INPUT;
+			goto cleanup;
+		}
+		if ( cnSaveSnapshot( world, cfg->saveStatePath ) == false )
+		{
+			cliError( "--save-state: %s", cnGetError() );
+			status = CLI_FAILURE;
+			goto cleanup;
+		}
+		state.stateSaved = true;
 	}
 
 	if ( memory != NULL )
@@ -544,6 +604,10 @@ int cliSimulate( cnScene* scene, const cliRunConfig* cfg, cnRunResult* result )
 		if ( cfg->recordPath != NULL )
 		{
 			printf( "wrote %s\n", cfg->recordPath );
+		}
+		if ( cfg->saveStatePath != NULL )
+		{
+			printf( "wrote %s (the state to continue from)\n", cfg->saveStatePath );
 		}
 	}
 	if ( cfg->stats )

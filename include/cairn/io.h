@@ -57,6 +57,19 @@ CN_API cnMesh* cnLoadMesh( const char* path, cnVec3 scale );
 /// (columns along +x); NULL with the file and the reason in cnGetError.
 CN_API cnHeightfield* cnLoadHeightfieldPng( const char* path, double sizeX, double sizeY, double heightScale );
 
+// ---------------------------------------------------------------------------------------------
+// snapshot files (docs/snapshots.md)
+
+/// Writes a snapshot of the world (cnWorld_Save) to a file that appears only complete; false with
+/// "PATH: reason" in cnGetError.
+CN_API bool cnSaveSnapshot( const cnWorld* world, const char* path );
+
+/// Loads a world from a snapshot file (cnWorld_Load); NULL with "PATH: reason" in cnGetError.
+CN_API cnWorld* cnLoadSnapshot( const char* path );
+
+/// True when the file starts like a snapshot ("CAIRNSNP").
+CN_API bool cnIsSnapshotFile( const char* path );
+
 #ifdef __cplusplus
 }
 #endif
