@@ -20,7 +20,7 @@
 // A field added to one of these records must be added to the snapshot (here and in
 // snapshot_load.c, with CN_SNAPSHOT_VERSION bumped): the sizes are checked so that cannot be missed.
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
-_Static_assert( sizeof( cnWorldDef ) == 176, "cnWorldDef changed: update the snapshot (snapshot.c)" );
+_Static_assert( sizeof( cnWorldDef ) == 208, "cnWorldDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnBody ) == 672, "cnBody changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnShape ) == 320, "cnShape changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnContact ) == 848, "cnContact changed: update the snapshot (snapshot.c)" );
@@ -28,7 +28,9 @@ _Static_assert( sizeof( cnJoint ) == 416, "cnJoint changed: update the snapshot 
 _Static_assert( sizeof( cnForceDef ) == 112, "cnForceDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnMaterialDef ) == 88, "cnMaterialDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnTreeNode ) == 72, "cnTreeNode changed: update the snapshot (snapshot.c)" );
-_Static_assert( sizeof( cnStats ) == 160, "cnStats changed: update the snapshot (snapshot.c)" );
+_Static_assert( sizeof( cnStats ) == 184, "cnStats changed: update the snapshot (snapshot.c)" );
+_Static_assert( sizeof( cnGuardState ) == 656, "cnGuardState changed: update the snapshot (snapshot.c)" );
+_Static_assert( sizeof( cnInstabilityReport ) == 616, "cnInstabilityReport changed: update the snapshot (snapshot.c)" );
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -151,6 +153,38 @@ static void cnPutWorldDef( cnSnapWriter* w, const cnWorldDef* d )
 	cnPutF64( w, d->sleepLinearThreshold );
 	cnPutF64( w, d->sleepAngularThreshold );
 	cnPutF64( w, d->hitEventThreshold );
+	cnPutI32( w, (int32_t)d->onInstability );
+	cnPutF64( w, d->maxSpeed );
+	cnPutF64( w, d->maxAngularSpeed );
+	cnPutF64( w, d->maxEnergyGrowth );
+}
+
+// The instability guard's energy references (they decide the next step's energy check) and its
+// last report.
+static void cnPutGuard( cnSnapWriter* w, const cnGuardState* g )
+{
+	cnPutF64( w, g->referenceEnergy );
+	cnPutF64( w, g->referenceKinetic );
+	cnPutBool( w, g->hasReference );
+	const cnInstabilityReport* r = &g->report;
+	cnPutI32( w, (int32_t)r->kind );
+	cnPutI32( w, (int32_t)r->action );
+	cnPutI32( w, r->body.index );
+	cnPutU32( w, r->body.generation );
+	cnPutI32( w, r->bodyCount );
+	cnPutF64( w, r->time );
+	cnPutI64( w, r->step );
+	cnPutF64( w, r->value );
+	cnPutF64( w, r->bound );
+	cnPutF64( w, r->overlap );
+	cnPutI32( w, r->overlapBody.index );
+	cnPutU32( w, r->overlapBody.generation );
+	cnPutF64( w, r->massRatio );
+	cnPutI32( w, r->massRatioBody.index );
+	cnPutU32( w, r->massRatioBody.generation );
+	cnPutF64( w, r->travel );
+	cnPutF64( w, r->size );
+	cnPutString( w, r->message );
 }
 
 static void cnPutMaterial( cnSnapWriter* w, const cnMaterial* m )
@@ -438,6 +472,9 @@ static void cnPutWorld( cnSnapWriter* w, const cnWorld* world )
 	cnPutI64( w, s->frictionFallbackCount );
 	cnPutI64( w, s->compliantFallbackCount );
 	cnPutI64( w, s->continuousHitCount );
+	cnPutI64( w, s->instabilityCount );
+	cnPutI64( w, s->frozenBodyCount );
+	cnPutGuard( w, &world->guard );
 	// the method's state: the adaptive methods' last step size and located contacts
 	const cnContactTimeState* m = world->methodState;
 	cnPutBool( w, m != NULL );

@@ -15,6 +15,7 @@
 #include "snapshot_codec.h"
 #include "world.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,7 +284,48 @@ static cnWorldDef cnGetWorldDef( cnSnapReader* r )
 	d.sleepLinearThreshold = cnGetF64( r );
 	d.sleepAngularThreshold = cnGetF64( r );
 	d.hitEventThreshold = cnGetF64( r );
+	d.onInstability = (cnInstabilityAction)cnGetEnum( r, "instability action", cnInstability_count );
+	d.maxSpeed = cnGetF64( r );
+	d.maxAngularSpeed = cnGetF64( r );
+	d.maxEnergyGrowth = cnGetF64( r );
 	return d;
+}
+
+static cnBodyId cnGetBodyId( cnSnapReader* r )
+{
+	cnBodyId id;
+	id.index = cnGetI32( r );
+	id.generation = cnGetU32( r );
+	return id;
+}
+
+static void cnGetGuard( cnSnapReader* r, cnGuardState* g )
+{
+	g->referenceEnergy = cnGetF64( r );
+	g->referenceKinetic = cnGetF64( r );
+	g->hasReference = cnGetBool( r );
+	cnInstabilityReport* p = &g->report;
+	p->kind = (cnInstabilityKind)cnGetEnum( r, "instability kind", cnInstabilityKind_energy + 1 );
+	p->action = (cnInstabilityAction)cnGetEnum( r, "instability action", cnInstability_count );
+	p->body = cnGetBodyId( r );
+	p->bodyCount = cnGetI32( r );
+	p->time = cnGetF64( r );
+	p->step = cnGetI64( r );
+	p->value = cnGetF64( r );
+	p->bound = cnGetF64( r );
+	p->overlap = cnGetF64( r );
+	p->overlapBody = cnGetBodyId( r );
+	p->massRatio = cnGetF64( r );
+	p->massRatioBody = cnGetBodyId( r );
+	p->travel = cnGetF64( r );
+	p->size = cnGetF64( r );
+	char* message = cnGetString( r, "instability message" );
+	snprintf( p->message, sizeof( p->message ), "%s", message != NULL ? message : "" );
+	free( message );
+	if ( g->hasReference && ( isfinite( g->referenceEnergy ) == false || isfinite( g->referenceKinetic ) == false ) )
+	{
+		cnSnapFail( r, "the instability guard's energy references are not finite" );
+	}
 }
 
 static bool cnGetMaterials( cnSnapReader* r, cnWorld* world )
@@ -1070,6 +1112,9 @@ static cnWorld* cnGetWorld( cnSnapReader* r )
 	s->frictionFallbackCount = cnGetI64( r );
 	s->compliantFallbackCount = cnGetI64( r );
 	s->continuousHitCount = cnGetI64( r );
+	s->instabilityCount = cnGetI64( r );
+	s->frozenBodyCount = cnGetI64( r );
+	cnGetGuard( r, &world->guard );
 	bool hasState = cnGetBool( r );
 	if ( r->failed == false && hasState != ( world->module->stateSize > 0 ) )
 	{

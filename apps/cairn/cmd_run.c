@@ -267,10 +267,6 @@ int cliRunMain( int argc, char** argv )
 	{
 		return CLI_BAD_INPUT;
 	}
-	if ( onInstability != NULL )
-	{
-		cnWorld_SetInstabilityAction( scene->world, action );
-	}
 	if ( fosssim != NULL && cnFosssim_HasForceElements( fosssim ) )
 	{
 		cfg.beforeStep = cliApplyFosssimForces;
@@ -288,6 +284,11 @@ int cliRunMain( int argc, char** argv )
 			cliDestroyRunScene( scene, fosssim );
 			return status;
 		}
+	}
+	// on the world that runs (the snapshot's, with --from-state)
+	if ( onInstability != NULL )
+	{
+		cnWorld_SetInstabilityAction( scene->world, action );
 	}
 	if ( cfg.saveStateAt > cfg.duration + 1e-12 * ( 1.0 + cfg.duration ) )
 	{
