@@ -19,10 +19,10 @@ use, so importing the package never fails for want of them."""
 
 from . import _lib
 from ._lib import CairnError
-from .world import Body, Shape, Trajectory, World, has_snapshots
+from .world import Body, Shape, Trajectory, World
 
 __all__ = ["CairnError", "World", "Body", "Shape", "Trajectory", "load_scene", "load_scene_string",
-           "load_fosssim", "methods", "method_summary", "version", "has_snapshots", "library_path"]
+           "load_fosssim", "methods", "method_summary", "version", "library_path"]
 
 __version__ = "0.1.0"
 

@@ -119,11 +119,7 @@ _PROTOTYPES = {
     "cnFosssim_ApplyForces": (c_bool, [POINTER(T.FosssimScene)]),
     "cnFosssim_HasForceElements": (c_bool, [POINTER(T.FosssimScene)]),
     "cnIsFosssimPath": (c_bool, [c_char_p]),
-}
-
-# snapshots: whole-world state to bytes and back (libcairn) and to files (libcairn_io); a library
-# built before they existed lacks them, and the bindings then say so when they are used
-_OPTIONAL_PROTOTYPES = {
+    # snapshots: whole-world state to bytes and back (libcairn) and to files (libcairn_io)
     "cnWorld_Save": (c_bool, [c_void_p, POINTER(c_void_p), POINTER(c_size_t)]),
     "cnWorld_Load": (c_void_p, [c_void_p, c_size_t]),
     "cnFree": (None, [c_void_p]),
@@ -185,13 +181,11 @@ def _load():
                      "): set CAIRN_LIBRARY to its path, or install Cairn with cmake --install")
 
 
-def _declare(lib, table, optional):
+def _declare(lib, table):
     for name, (restype, argtypes) in table.items():
         try:
             function = getattr(lib, name)
         except AttributeError:
-            if optional:
-                continue
             raise CairnError(f"the Cairn library lacks {name}: it is older than these bindings") from None
         function.restype = restype
         function.argtypes = argtypes
@@ -204,15 +198,9 @@ def lib():
         with _lock:
             if _lib is None:
                 handle = _load()
-                _declare(handle, _PROTOTYPES, False)
-                _declare(handle, _OPTIONAL_PROTOTYPES, True)
+                _declare(handle, _PROTOTYPES)
                 _lib = handle
     return _lib
-
-
-def has(name):
-    """True when the loaded library has the C function name (the optional snapshot calls)."""
-    return hasattr(lib(), name)
 
 
 def error():

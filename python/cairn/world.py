@@ -735,8 +735,7 @@ class World:
 
     def save_state(self):
         """The world's whole state as bytes (cnWorld_Save): World.from_state(data) rebuilds it and
-        the two then step alike. NotImplementedError when the library has no snapshots."""
-        _require("cnWorld_Save")
+        the two then step alike."""
         L = _lib.lib()
         data = ctypes.c_void_p()
         size = ctypes.c_size_t()
@@ -750,7 +749,6 @@ class World:
     def from_state(cls, data):
         """A new World from bytes of save_state (cnWorld_Load). It is a plain world: a scene's run
         settings and a FOSSSim scene's springs and wind are not part of it."""
-        _require("cnWorld_Load")
         data = bytes(data)
         ptr = _lib.lib().cnWorld_Load(data, len(data))
         _lib.check(ptr)
@@ -758,13 +756,11 @@ class World:
 
     def save_state_file(self, path):
         """Writes the world's state to a snapshot file (cnSaveSnapshot)."""
-        _require("cnSaveSnapshot")
         _lib.check(_lib.lib().cnSaveSnapshot(self._w(), _lib.encode_path(path)))
 
     @classmethod
     def load_state_file(cls, path):
         """A new World from a snapshot file (cnLoadSnapshot); see from_state."""
-        _require("cnLoadSnapshot")
         ptr = _lib.lib().cnLoadSnapshot(_lib.encode_path(path))
         _lib.check(ptr)
         return cls._wrap(ptr=ptr)
@@ -791,15 +787,3 @@ def _cancel_on_interrupt(cancel):
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-def has_snapshots():
-    """True when the loaded library can save and load world snapshots."""
-    return all(_lib.has(name) for name in ("cnWorld_Save", "cnWorld_Load", "cnFree",
-                                            "cnSaveSnapshot", "cnLoadSnapshot"))
-
-
-def _require(name):
-    if not _lib.has(name):
-        raise NotImplementedError(f"this Cairn library has no snapshots ({name} is missing)")
-

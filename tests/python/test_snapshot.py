@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Snapshots through the Python package: a world saved mid-run and rebuilt from the bytes (or a
-file) goes on exactly as the original does. Skipped while the library lacks the snapshot calls
-(cnWorld_Save, cnWorld_Load, cnFree, cnSaveSnapshot, cnLoadSnapshot)."""
+file) goes on exactly as the original does (docs/snapshots.md)."""
 
 import os
 import tempfile
@@ -13,16 +12,7 @@ import helpers
 from helpers import cairn
 
 
-def require_snapshots():
-    if not cairn.has_snapshots():
-        raise unittest.SkipTest("the Cairn library has no snapshot calls yet (cnWorld_Save, cnWorld_Load, "
-                                "cnFree, cnSaveSnapshot, cnLoadSnapshot)")
-
-
 class SnapshotTest(unittest.TestCase):
-    def setUp(self):
-        require_snapshots()
-
     def assert_same_state(self, a, b):
         self.assertEqual(a.time, b.time)
         self.assertEqual(a.hash, b.hash)
@@ -65,16 +55,6 @@ class SnapshotTest(unittest.TestCase):
             with self.assertRaises(cairn.CairnError) as raised:
                 cairn.World.load_state_file(path)
             self.assertIn("missing.snapshot", str(raised.exception))
-
-
-class WithoutSnapshotsTest(unittest.TestCase):
-    def test_clear_error_when_absent(self):
-        if cairn.has_snapshots():
-            self.skipTest("the library has snapshots")
-        with cairn.load_scene_string(helpers.ball_scene()) as world:
-            with self.assertRaises(NotImplementedError) as raised:
-                world.save_state()
-            self.assertIn("cnWorld_Save", str(raised.exception))
 
 
 if __name__ == "__main__":
