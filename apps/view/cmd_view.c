@@ -111,9 +111,11 @@ static int cliViewServe( const char* path, const char* host, int port, bool open
 		return CLI_FAILURE;
 	}
 
+	// an address of every interface is reached here through loopback
+	const char* shown = strcmp( host, "0.0.0.0" ) == 0 ? "127.0.0.1" : strcmp( host, "::" ) == 0 ? "::1" : host;
 	char url[128];
-	bool bracket = strchr( host, ':' ) != NULL;
-	snprintf( url, sizeof( url ), "http://%s%.64s%s:%d/", bracket ? "[" : "", host, bracket ? "]" : "",
+	bool bracket = strchr( shown, ':' ) != NULL;
+	snprintf( url, sizeof( url ), "http://%s%.64s%s:%d/", bracket ? "[" : "", shown, bracket ? "]" : "",
 			  cliViewServer_GetPort( server ) );
 	printf( "viewer: %s\n", url );
 	fflush( stdout );
