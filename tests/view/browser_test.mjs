@@ -5,7 +5,7 @@
 // body at the frame shown equals `cairn run --csv`; scrub backwards on the timeline, step with the
 // VCR buttons and keys, go to start and end; pick a body; screenshots (WORK_DIR/viewer.png and
 // others) and a pixel check that bodies are drawn where they project. Then a scene simulated by the
-// server, and a scene of hulls whose surfaces come from the recording.
+// server, a scene of hulls whose surfaces come from the recording, and a planar FOSSSim scene.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -298,10 +298,34 @@ async function testSurfaces() {
 	check((await stopViewer(viewer)) === 0, 'the server stops with status 0');
 }
 
+async function testPlanar() {
+	// a planar FOSSSim scene simulated by the server: polygons, seen face on with y up
+	const viewer = await startViewer(join(src, 'tests', 'view', 'planar.xml'));
+	const { page, problems } = await openPage(viewer.url);
+	const body = await page.evaluate(async () => {
+		const scene = await (await fetch('/api/scene')).json();
+		const b = scene.bodies.find((x) => x.type === 'dynamic');
+		return { name: b.name, type: b.shapes[0].type, frames: window.cairnViewer.frameCount };
+	});
+	check(body.type === 'polygon' && body.frames === 51, `a planar scene: a polygon body, 51 frames (${body.frames})`);
+	await page.evaluate(() => window.cairnViewer.seek(10));
+	await page.evaluate(() => window.cairnViewer.render());
+	const point = await page.evaluate((n) => window.cairnViewer.project(n), body.name);
+	const shot = await page.screenshot({ path: join(work, 'planar.png') });
+	await page.evaluate((n) => window.cairnViewer.setBodyVisible(n, false), body.name);
+	const [a] = await pixels(page, shot, [point]);
+	const [b] = await pixels(page, await page.screenshot(), [point]);
+	check(point.visible && a.some((c, k) => Math.abs(c - b[k]) > 10), `the polygon is drawn where it projects: ${a} vs ${b}`);
+	check(problems.length === 0, `no errors in the page: ${problems.join('; ')}`);
+	await page.close();
+	check((await stopViewer(viewer)) === 0, 'the server stops with status 0');
+}
+
 try {
 	await testRecording();
 	await testScene();
 	await testSurfaces();
+	await testPlanar();
 } catch (error) {
 	failed += 1;
 	console.log(`FAIL: ${error.stack}`);

@@ -69,7 +69,9 @@ async function start() {
 	store.message = scene.message || '';
 	const loading = store.run();
 
-	const stage = new Stage($('view'));
+	// polygons exist only in planar (FOSSSim) worlds, whose plane is xy with y up
+	const planar = scene.bodies.some((body) => body.shapes.some((shape) => shape.type === 'polygon'));
+	const stage = new Stage($('view'), planar);
 	// frame 0 places the camera; wait for it briefly (a scene's first frame comes at once)
 	for (let i = 0; i < 250 && store.loaded === 0 && (store.frameCount > 0 || !store.complete); ++i) {
 		await new Promise((resolve) => setTimeout(resolve, 20));

@@ -20,7 +20,12 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 export const BACKGROUND = 0x30363d;
 
 export class Stage {
-	constructor(container) {
+	/**
+	 * planar: a planar (FOSSSim) scene, whose world is the xy plane with y up: the camera looks at it
+	 * from the front and the grid lies behind it.
+	 */
+	constructor(container, planar = false) {
+		this.planar = planar;
 		this.container = container;
 		// preserveDrawingBuffer: screenshots and pixel checks read what was drawn last
 		this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
@@ -32,7 +37,9 @@ export class Stage {
 		this.scene = new Scene();
 		this.scene.background = new Color(BACKGROUND);
 		this.camera = new PerspectiveCamera(45, 1, 0.01, 1000);
-		this.camera.up.set(0, 0, 1);
+		// the orbit's axis is the camera's up when the controls are made
+		if (planar) this.camera.up.set(0, 1, 0);
+		else this.camera.up.set(0, 0, 1);
 		this.controls = new OrbitControls(this.camera, this.renderer.domElement);
 		this.controls.enableDamping = true;
 
@@ -84,14 +91,14 @@ export class Stage {
 		grid.rotateX(Math.PI / 2);
 		// a little above the ground, so the lines are not lost in its surface (depth precision: the
 		// near plane below is distance / 200)
-		grid.position.set(c.x - (c.x % cell), c.y - (c.y % cell), groundZ + 0.002 * r);
+		grid.position.set(c.x - (c.x % cell), c.y - (c.y % cell), this.planar ? -0.2 * r : groundZ + 0.002 * r);
 		grid.material.transparent = true;
 		grid.material.opacity = 0.6;
 		grid.material.depthWrite = false;
 		this.scene.add(grid);
 
 		// the camera looks at the scene from the front right, a little above (as AERO's 3D view)
-		const direction = new Vector3(1.1, -2.0, 1.0).normalize();
+		const direction = this.planar ? new Vector3(0.35, 0.3, 1.0).normalize() : new Vector3(1.1, -2.0, 1.0).normalize();
 		// the bounding sphere is larger than what it holds looks: come a little closer than it needs
 		const distance = (r / Math.sin((this.camera.fov * Math.PI) / 360)) * 0.85;
 		this.camera.position.copy(c).addScaledVector(direction, distance);
@@ -103,7 +110,8 @@ export class Stage {
 		this.dirty = true;
 
 		// the sun's shadow camera holds the scene's bounds
-		this.sun.position.copy(c).add(new Vector3(0.4, -0.3, 1).normalize().multiplyScalar(3 * r));
+		const sun = this.planar ? new Vector3(0.3, 0.6, 1) : new Vector3(0.4, -0.3, 1);
+		this.sun.position.copy(c).add(sun.normalize().multiplyScalar(3 * r));
 		this.sun.target.position.copy(c);
 		const s = this.sun.shadow.camera;
 		s.left = -1.5 * r;
