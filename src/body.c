@@ -618,6 +618,32 @@ double cnBody_GetGravityScale( const cnWorld* world, cnBodyId id )
 	return b != NULL ? b->gravityScale : NAN;
 }
 
+cnBodyDef cnBody_GetDef( const cnWorld* world, cnBodyId id )
+{
+	cnBodyDef def = cnDefaultBodyDef();
+	cnBody* b = cnGetBody( world, id );
+	if ( b == NULL )
+	{
+		return def;
+	}
+	def.name = b->name;
+	def.type = b->type;
+	def.position = b->xf.p;
+	def.orientation = b->xf.q;
+	// a def gives the velocity of the origin, the body keeps that of its centre of mass
+	def.linearVelocity = cnAdd( b->v, cnCross( b->w, cnSub( b->xf.p, b->center ) ) );
+	def.angularVelocity = b->w;
+	def.gravityScale = b->gravityScale;
+	def.linearDamping = b->linearDamping;
+	def.angularDamping = b->angularDamping;
+	def.dragCoefficient = b->drag;
+	def.enableSleep = b->enableSleep;
+	def.isAwake = b->awake;
+	def.isBullet = b->isBullet;
+	def.userData = b->userData;
+	return def;
+}
+
 uint64_t cnBody_GetUserData( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );

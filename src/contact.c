@@ -342,6 +342,16 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 // ---------------------------------------------------------------------------------------------
 // collision control
 
+bool cnWorld_IsCollisionDisabled( const cnWorld* world, cnBodyId a, cnBodyId b )
+{
+	// only the pairs cnWorld_DisableCollision named: joints keep their own flag (collideConnected)
+	if ( cnGetBody( world, a ) == NULL || cnGetBody( world, b ) == NULL || world->disabledPairs.count == 0 )
+	{
+		return false;
+	}
+	return cnPairMap_Find( &world->disabledPairs, cnPairKey( a.index, b.index ) ) >= 0;
+}
+
 bool cnWorld_DisableCollision( cnWorld* world, cnBodyId a, cnBodyId b )
 {
 	cnBody* bodyA = cnGetBody( world, a );

@@ -173,6 +173,9 @@ CN_API double cnWorld_GetMaxPenetration( const cnWorld* world );
 /// No more collision between bodies a and b (both directions); drops their contacts and wakes both.
 CN_API bool cnWorld_DisableCollision( cnWorld* world, cnBodyId a, cnBodyId b );
 
+/// Whether cnWorld_DisableCollision was called for this pair (joints' own rule not included).
+CN_API bool cnWorld_IsCollisionDisabled( const cnWorld* world, cnBodyId a, cnBodyId b );
+
 // ---------------------------------------------------------------------------------------------
 // materials
 
@@ -304,6 +307,10 @@ CN_API bool cnBody_IsBullet( const cnWorld* world, cnBodyId id );
 
 /// Gravity scale of the body.
 CN_API double cnBody_GetGravityScale( const cnWorld* world, cnBodyId id );
+
+/// The body as a def that would create it now: its current pose and velocities (of the origin), damping,
+/// drag, sleep and bullet flags; the name is the world's (valid while the body lives). Defaults for a bad id.
+CN_API cnBodyDef cnBody_GetDef( const cnWorld* world, cnBodyId id );
 
 /// User data given in the body def (0 for an invalid id).
 CN_API uint64_t cnBody_GetUserData( const cnWorld* world, cnBodyId id );

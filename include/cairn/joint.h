@@ -343,6 +343,28 @@ CN_API bool cnJoint_GetSpring( const cnWorld* world, cnJointId id, double* stiff
 /// B), the anchors' line of a distance joint, spring or damper at creation.
 CN_API cnVec3 cnJoint_GetAxis( const cnWorld* world, cnJointId id );
 
+/// A universal joint's second axis (fixed in B), current world direction; for the other types the
+/// y axis of the joint frame in B.
+CN_API cnVec3 cnJoint_GetSecondAxis( const cnWorld* world, cnJointId id );
+/// A cone-twist joint's swing half angle, radians (NaN for another type or an invalid id).
+CN_API double cnJoint_GetSwingAngle( const cnWorld* world, cnJointId id );
+/// A spring's or damper's minimum active separation, m (NaN for another type or an invalid id).
+CN_API double cnJoint_GetMinLength( const cnWorld* world, cnJointId id );
+/// Whether the joined bodies keep colliding with each other (cnJointDef.collideConnected).
+CN_API bool cnJoint_GetCollideConnected( const cnWorld* world, cnJointId id );
+
+/// The reaction force and torque beyond which a joint breaks (0: never).
+typedef struct cnJointBreakLimits
+{
+	/// N
+	double force;
+	/// N m
+	double torque;
+} cnJointBreakLimits;
+
+/// The joint's break limits (NaN for an invalid id).
+CN_API cnJointBreakLimits cnJoint_GetBreakLimits( const cnWorld* world, cnJointId id );
+
 #ifdef __cplusplus
 }
 #endif

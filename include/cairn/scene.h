@@ -59,6 +59,29 @@ CN_API void cnDestroyScene( cnScene* scene );
 /// The scene's camera of that name, NULL when it has none (NULL name: the first camera, if any).
 CN_API const cnCameraDef* cnScene_FindCamera( const cnScene* scene, const char* name );
 
+/// How cnWriteScene writes: the run settings and the name of the scene it writes.
+typedef struct cnSceneWriteDef
+{
+	/// "name" (NULL or "": "scene")
+	const char* name;
+	/// "description" (NULL: none)
+	const char* description;
+	/// "timestep", "duration", "fps"
+	double timeStep;
+	double duration;
+	double fps;
+} cnSceneWriteDef;
+
+/// Defaults: no name, time step 1/120 s, duration 5 s, 60 fps.
+CN_API cnSceneWriteDef cnDefaultSceneWriteDef( void );
+
+/// The world's current state as a JSON scene (docs/scene-format.md, "Writing scenes"); a string to
+/// free with cnFree, NULL with cnGetError() on failure (a polygon shape, out of memory).
+CN_API char* cnWriteSceneToString( const cnWorld* world, const cnSceneWriteDef* def );
+
+/// The same written to a file; false with cnGetError() on failure.
+CN_API bool cnWriteScene( const cnWorld* world, const cnSceneWriteDef* def, const char* path );
+
 /// A run def with the scene's run settings: its duration, fps, and its time step as the longest step.
 CN_API cnRunDef cnScene_GetRunDef( const cnScene* scene );
 
