@@ -1,0 +1,232 @@
+// Sync points and cuts of `cairn view` over HTTP (Node.js built-ins only; run by run.sh):
+//   node cut_test.mjs CAIRN SOURCE_DIR WORK_DIR
+// - a sync point marked at frame F is listed, and the frame there stays what it was while the run
+//   goes on (jumping back to it shows the same poses);
+// - a cut at frame N with a velocity edit keeps frames 0..N-1 bit for bit, and the frames after it
+//   equal `cairn run --csv` on the scene /api/save/scene gives (whose t = 0 is the cut frame) to the
+//   CSV's printed digits; the edited history downloads as a recording of every frame;
+// - a cut with a bad edit is a 400 with the message and changes nothing; malformed, non-object and
+//   oversized bodies are 400 and 413; a GET of /api/cut is 405; a cut of a recording is 409;
+// - the server still answers afterwards, and stops with status 0.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [cairn, src, work] = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+const children = new Set();
+process.on('exit', () => {
+	for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+function check(ok, what) {
+	if (ok) {
+		passed += 1;
+	} else {
+		failed += 1;
+		console.log(`FAIL: ${what}`);
+	}
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function run(args) {
+	const r = spawnSync(cairn, args, { encoding: 'utf8', timeout: 120000 });
+	if (r.status !== 0) console.log(`cairn ${args.join(' ')}: status ${r.status}\n${r.stderr}`);
+	return r;
+}
+
+function startViewer(args) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(cairn, ['view', ...args, '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
+		children.add(child);
+		let out = '';
+		let err = '';
+		const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${out} ${err}`)), 30000);
+		child.stdout.on('data', (d) => {
+			out += d;
+			const m = /^viewer: (http:\/\/\S+\/)$/m.exec(out);
+			if (m) {
+				clearTimeout(timer);
+				resolve({ child, url: m[1].replace(/\/$/, ''), stderr: () => err });
+			}
+		});
+		child.stderr.on('data', (d) => (err += d));
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`cairn view exited (${code}) before listening: ${err}`));
+		});
+	});
+}
+
+function stopViewer(viewer) {
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => {
+			viewer.child.kill('SIGKILL');
+			resolve('timeout');
+		}, 20000);
+		viewer.child.removeAllListeners('exit');
+		viewer.child.on('exit', (code, sig) => {
+			clearTimeout(timer);
+			resolve(code === null ? sig : code);
+		});
+		viewer.child.kill('SIGTERM');
+	});
+}
+
+async function post(viewer, path, body) {
+	const r = await fetch(viewer.url + path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+	const text = await r.text();
+	let json = null;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = null;
+	}
+	return { status: r.status, json };
+}
+
+async function getJson(viewer, path) {
+	const r = await fetch(viewer.url + path);
+	return { status: r.status, json: await r.json() };
+}
+
+/** Waits until the simulation is complete; resolves with the frame count. */
+async function waitComplete(viewer) {
+	for (let i = 0; i < 600; ++i) {
+		const s = (await getJson(viewer, '/api/status')).json;
+		if (s.complete) return s.frameCount;
+		await sleep(50);
+	}
+	throw new Error('the simulation did not complete');
+}
+
+const frames = async (viewer, from, count) =>
+	(await getJson(viewer, `/api/frames?from=${from}&count=${count}`)).json.frames;
+
+/** `cairn run --csv` rows of one body: [t, x, y, z, qw, qx, qy, qz] per frame. */
+function readCsv(path, body) {
+	return readFileSync(path, 'utf8')
+		.trim()
+		.split('\n')
+		.slice(1)
+		.map((line) => line.split(','))
+		.filter((f) => f[1] === body)
+		.map((f) => [f[0], ...f.slice(2, 9)].map(Number));
+}
+
+// the CSV prints 9 significant digits
+const near = (a, b) => Math.abs(a - b) <= 1e-8 * Math.max(1, Math.abs(b));
+
+// a ball in flight (no contact: a scene holds no warm starts, so only then is the continuation
+// exact) over a ground far below
+const scenePath = join(work, 'flight.json');
+writeFileSync(
+	scenePath,
+	JSON.stringify({
+		cairn: 1,
+		name: 'flight',
+		duration: 2,
+		fps: 30,
+		timestep: 0.005,
+		bodies: [
+			{ name: 'ground', type: 'static', position: [0, 0, -100], shapes: [{ type: 'box', half_extents: [5, 5, 0.5] }] },
+			{ name: 'ball', position: [0, 0, 1], velocity: [1, 0, 5], angular_velocity: [0, 0, 1], shapes: [{ type: 'sphere', radius: 0.1 }] },
+		],
+	}),
+);
+
+async function testSyncAndCut() {
+	const viewer = await startViewer([scenePath]);
+	const total = await waitComplete(viewer);
+	check(total === 61, `61 frames (got ${total})`);
+	const before = await frames(viewer, 0, total);
+
+	// a sync point, and the frame there after the run went on
+	const sync = await post(viewer, '/api/sync', { frame: 12 });
+	check(sync.status === 200 && sync.json.syncPoints.includes(12), 'sync point marked');
+	check((await getJson(viewer, '/api/sync')).json.syncPoints.join() === '12', 'sync point listed');
+	const at12 = (await frames(viewer, 12, 1))[0];
+	check(JSON.stringify(at12) === JSON.stringify(before[12]), 'the frame at the sync point is unchanged');
+
+	// a bad edit changes nothing
+	const bad = await post(viewer, '/api/cut', { frame: 20, edits: [{ op: 'velocity', body: 'nobody', linear: [0, 0, 0] }] });
+	check(bad.status === 400 && /body/.test(bad.json.error), `bad body: 400 with a message (${bad.status})`);
+	const badOp = await post(viewer, '/api/cut', { frame: 20, edits: [{ op: 'teleport', body: 'ball' }] });
+	check(badOp.status === 400 && /op/.test(badOp.json.error), 'unknown op: 400');
+	const notThere = await post(viewer, '/api/cut', { frame: 100000, edits: [] });
+	check(notThere.status === 400, 'a frame that does not exist: 400');
+	check((await getJson(viewer, '/api/status')).json.frameCount === total, 'nothing changed');
+
+	// the cut: frames before it kept, the rest made again from the edited world
+	const N = 40;
+	const cut = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'velocity', body: 'ball', linear: [0, 2, 3] }] });
+	check(cut.status === 200 && cut.json.cutFrame === N, `cut at ${N} (${cut.status} ${JSON.stringify(cut.json)})`);
+	const after = await waitComplete(viewer);
+	check(after === total, `the run goes on to the scene's end (${after} frames)`);
+	const edited = await frames(viewer, 0, after);
+	let kept = true;
+	for (let f = 0; f < N; ++f) kept = kept && JSON.stringify(edited[f]) === JSON.stringify(before[f]);
+	check(kept, 'frames before the cut are unchanged');
+	check(JSON.stringify(edited[N + 1]) !== JSON.stringify(before[N + 1]), 'frames after the cut changed');
+	check(JSON.stringify((await frames(viewer, 12, 1))[0]) === JSON.stringify(before[12]), 'back at the sync point: the same frame');
+
+	// the saved scene, run by `cairn run`, continues as the viewer did
+	const saved = await fetch(viewer.url + '/api/save/scene');
+	check(saved.status === 200, 'scene saved');
+	const savedPath = join(work, 'saved.json');
+	writeFileSync(savedPath, Buffer.from(await saved.arrayBuffer()));
+	const csvPath = join(work, 'saved.csv');
+	check(run(['run', savedPath, '--csv', csvPath, '--quiet']).status === 0, 'cairn run on the saved scene');
+	const rows = readCsv(csvPath, 'ball');
+	check(rows.length === after - N, `the saved run has the frames after the cut (${rows.length})`);
+	const t0 = edited[N][0];
+	let same = rows.length > 0;
+	for (let k = 0; k < rows.length && same; ++k) {
+		const frame = edited[N + k];
+		const pose = frame.slice(8, 15); // body 1: after time and body 0's 7 numbers
+		same = near(frame[0] - t0, rows[k][0]) && pose.every((v, i) => near(v, rows[k][i + 1]));
+		if (!same) console.log(`frame ${N + k}: viewer ${[frame[0] - t0, ...pose]} csv ${rows[k]}`);
+	}
+	check(same, 'the frames after the cut equal cairn run on the saved scene');
+
+	// the edited history as a recording of every frame
+	const rec = await fetch(viewer.url + '/api/save/recording');
+	check(rec.status === 200, 'recording saved');
+	const recPath = join(work, 'history.cnrec');
+	writeFileSync(recPath, Buffer.from(await rec.arrayBuffer()));
+	const recCsv = join(work, 'history.csv');
+	const info = run(['info', recPath]);
+	check(new RegExp(`frames:\\s+${after}\\b`).test(info.stdout), `the recording has ${after} frames`);
+	void recCsv;
+
+	// hostile bodies
+	check((await post(viewer, '/api/cut', '{"frame": ')).status === 400, 'malformed JSON: 400');
+	check((await post(viewer, '/api/cut', '[1, 2]')).status === 400, 'not an object: 400');
+	check((await post(viewer, '/api/cut', '')).status === 400, 'empty body: 400');
+	check((await post(viewer, '/api/cut', 'x'.repeat(100000))).status === 413, 'oversized body: 413');
+	check((await fetch(viewer.url + '/api/cut')).status === 405, 'GET /api/cut: 405');
+	check((await fetch(viewer.url + '/api/frames', { method: 'POST', body: '{}' })).status === 405, 'POST elsewhere: 405');
+	check((await getJson(viewer, '/api/status')).status === 200, 'still answering');
+	check((await stopViewer(viewer)) === 0, 'stopped with 0');
+}
+
+async function testRecording() {
+	const recording = join(work, 'flight.cnrec');
+	run(['run', scenePath, '--duration', '0.5', '--record', recording, '--quiet']);
+	const viewer = await startViewer([recording]);
+	const cut = await post(viewer, '/api/cut', { frame: 3, edits: [] });
+	check(cut.status === 409, `a cut of a recording: 409 (${cut.status})`);
+	check((await fetch(viewer.url + '/api/save/scene')).status === 409, 'a recording saved as a scene: 409');
+	check((await post(viewer, '/api/sync', { frame: 3 })).status === 200, 'a recording keeps sync points');
+	check((await stopViewer(viewer)) === 0, 'stopped with 0');
+}
+
+try {
+	await testSyncAndCut();
+	await testRecording();
+} catch (error) {
+	failed += 1;
+	console.log(`FAIL: ${error.stack}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
