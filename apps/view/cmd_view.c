@@ -10,6 +10,7 @@
 #include <string.h>
 
 #ifdef CAIRN_VIEWER
+#include "view_compare.h"
 #include "view_server.h"
 #include "view_source.h"
 
@@ -24,6 +25,7 @@ extern char** environ;
 
 const char cliViewHelp[] =
 	"usage: cairn view FILE.cnrec|SCENE.json|SCENE.xml [--port N] [--host ADDRESS] [--no-open]\n"
+	"       cairn view --compare SCENE [--methods a,b,...] [--port N] [--host ADDRESS] [--no-open]\n"
 	"\n"
 	"Serves a viewer for a recording or a scene at http://127.0.0.1:PORT/ and opens it in the\n"
 	"browser: every shape drawn, shadows, a ground grid, an orbiting camera, VCR buttons (to start,\n"
@@ -33,7 +35,14 @@ const char cliViewHelp[] =
 	"thread of its own, into frames kept in memory: the page plays them as they come, and going\n"
 	"back is instant. Ctrl-C (or SIGTERM) stops the server (exit status 0).\n"
 	"\n"
+	"With --compare the scene is simulated in 2 to 8 contact methods at once (each its own world on\n"
+	"its own thread) and the page shows them overlaid as coloured ghosts, one colour per method, with\n"
+	"their energy and momentum plots under one timeline.\n"
+	"\n"
 	"options:\n"
+	"  --compare         simulate the scene in several contact methods side by side\n"
+	"  --methods LIST    with --compare: the methods, comma-separated (default: every method that\n"
+	"                    can load the scene)\n"
 	"  --port N          listen on port N (default: a free port, printed)\n"
 	"  --host ADDRESS    listen on this address instead of 127.0.0.1 (an address other machines\n"
 	"                    reach lets them see the viewer: a warning says so)\n"
@@ -44,6 +53,7 @@ const char cliViewHelp[] =
 	"\n"
 	"examples:\n"
 	"  cairn view scenes/can_toss.json\n"
+	"  cairn view --compare scenes/can_toss.json --methods impulse,lcp,penalty\n"
 	"  cairn run scenes/dominoes.json --record dominoes.cnrec && cairn view dominoes.cnrec --port 8080\n";
 
 #ifdef CAIRN_VIEWER
@@ -72,7 +82,7 @@ static void cliViewOpenBrowser( const char* url )
 
 // Serves until SIGINT or SIGTERM. Both are blocked in every thread (the server's and the
 // simulation's inherit the mask) and taken here with sigwait, so no handler runs at a bad moment.
-static int cliViewServe( const char* path, const char* host, int port, bool open )
+static int cliViewServe( const char* path, const char* host, int port, bool open, bool compare, const char* methods )
 {
 	sigset_t stopSignals;
 	sigemptyset( &stopSignals );
@@ -82,19 +92,24 @@ static int cliViewServe( const char* path, const char* host, int port, bool open
 	// a client that goes away mid-answer must not end the process
 	signal( SIGPIPE, SIG_IGN );
 
-	cliViewSource source;
+	// one source, or one per method with --compare (view_compare.c)
+	cliViewSource sources[CLI_VIEW_COMPARE_MAX];
+	int runCount = 1;
 	int status = CLI_OK;
-	if ( cliViewSource_Open( &source, path, &status ) == false )
+	bool opened = compare ? cliViewCompare_Open( sources, path, methods, &runCount, &status )
+						  : cliViewSource_Open( sources, path, &status );
+	if ( opened == false )
 	{
-		cliViewSource_Close( &source );
+		cliViewCompare_Close( sources, compare ? runCount : 1 );
 		return status;
 	}
+	const cliViewSource* source = sources;
 	char error[256];
-	cliViewServer* server = cliViewServer_Start( &source, host, port, error, sizeof( error ) );
+	cliViewServer* server = cliViewServer_StartRuns( sources, runCount, host, port, error, sizeof( error ) );
 	if ( server == NULL )
 	{
 		cliError( "%s", error );
-		cliViewSource_Close( &source );
+		cliViewCompare_Close( sources, runCount );
 		return strncmp( error, "--host", 6 ) == 0 ? CLI_BAD_INPUT : CLI_FAILURE;
 	}
 	if ( cliViewServer_IsLoopback( host ) == false )
@@ -103,11 +118,11 @@ static int cliViewServe( const char* path, const char* host, int port, bool open
 						 "and the scene\n",
 				 host );
 	}
-	if ( cliViewSource_Start( &source ) == false )
+	if ( cliViewCompare_Start( sources, runCount ) == false )
 	{
 		cliError( "cannot start the simulation thread" );
 		cliViewServer_Stop( server );
-		cliViewSource_Close( &source );
+		cliViewCompare_Close( sources, runCount );
 		return CLI_FAILURE;
 	}
 
@@ -119,9 +134,11 @@ static int cliViewServe( const char* path, const char* host, int port, bool open
 			  cliViewServer_GetPort( server ) );
 	printf( "viewer: %s\n", url );
 	fflush( stdout );
-	int bodyCount = cnRecording_GetBodyCount( source.description );
-	fprintf( stderr, "cairn view: %s (%d bodies): %s; Ctrl-C stops\n", cnRecording_GetSceneName( source.description ),
-			 bodyCount, source.simulated ? "simulating the scene here" : "playing the recording" );
+	int bodyCount = cnRecording_GetBodyCount( source->description );
+	fprintf( stderr, "cairn view: %s (%d bodies): %s; Ctrl-C stops\n", cnRecording_GetSceneName( source->description ),
+			 bodyCount,
+			 runCount > 1 ? "simulating it in several methods here"
+						  : ( source->simulated ? "simulating the scene here" : "playing the recording" ) );
 	if ( open )
 	{
 		cliViewOpenBrowser( url );
@@ -134,7 +151,7 @@ static int cliViewServe( const char* path, const char* host, int port, bool open
 	fprintf( stderr, "cairn view: stopped\n" );
 	// the server first: no answer reads the source once it is closed
 	cliViewServer_Stop( server );
-	cliViewSource_Close( &source );
+	cliViewCompare_Close( sources, runCount );
 	// reap a finished xdg-open
 	while ( waitpid( -1, NULL, WNOHANG ) > 0 )
 	{
@@ -148,11 +165,15 @@ int cliViewMain( int argc, char** argv )
 {
 	const char* portText = NULL;
 	const char* host = NULL;
+	const char* methods = NULL;
 	bool noOpen = false;
+	bool compare = false;
 	const cliOption options[] = {
 		{ "--port", &portText, NULL },
 		{ "--host", &host, NULL },
 		{ "--no-open", NULL, &noOpen },
+		{ "--compare", NULL, &compare },
+		{ "--methods", &methods, NULL },
 	};
 	const char* positional[1];
 	int positionalCount = 0;
@@ -177,8 +198,13 @@ int cliViewMain( int argc, char** argv )
 		cliError( "--host: expected an address" );
 		return CLI_BAD_INPUT;
 	}
+	if ( methods != NULL && compare == false )
+	{
+		cliError( "--methods goes with --compare (see 'cairn view --help')" );
+		return CLI_BAD_INPUT;
+	}
 #ifdef CAIRN_VIEWER
-	return cliViewServe( positional[0], host != NULL ? host : "127.0.0.1", (int)port, noOpen == false );
+	return cliViewServe( positional[0], host != NULL ? host : "127.0.0.1", (int)port, noOpen == false, compare, methods );
 #else
 	(void)noOpen;
 	cliError( "this cairn was built without the viewer: install libmicrohttpd-dev, Node.js and npm "

@@ -6,11 +6,15 @@
 //   /api/scene                      bodies, shapes (with their surfaces), joints, frame count
 //   /api/status                     frame count, whether the simulation ended, why it ended early
 //   /api/frames?from=A&count=N[&format=json|binary]   poses of every body in frames A to A+N-1
+//   /api/quantities?from=A&count=N  energies and momentum of frames A to A+N-1 (scenes only)
+//   /api/contacts?frame=F           the contact points and normals of frame F (scenes only)
+// Each /api/ path takes run=I to read run I of `cairn view --compare` (default 0).
 // Every other path, every path holding "..", and every malformed query is answered with a JSON
 // error ({"error": "..."}) and 400, 404, 405 or 414; nothing is ever read from disk.
 #define _POSIX_C_SOURCE 200809L
 
 #include "view_server.h"
+
 
 #include "view_assets.h"
 #include "view_text.h"
@@ -18,6 +22,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -30,7 +35,10 @@
 struct cliViewServer
 {
 	struct MHD_Daemon* daemon;
+	/// the runs (one per method with --compare, else one); source is the first
 	cliViewSource* source;
+	cliViewSource* sources;
+	int runCount;
 	int port;
 	/// the Host header values a browser sends for this server ("127.0.0.1:PORT", ...); any when
 	/// bound to an address other machines reach
@@ -179,6 +187,40 @@ static void cliViewJson_Scene( cliViewText* text, const cliViewSource* source )
 	cliViewText_Puts( text, "]" );
 }
 
+// The runs of /api/scene: the contact method of each ("" for a recording).
+static void cliViewJson_Runs( cliViewText* text, const cliViewSource* sources, int count )
+{
+	cliViewText_Puts( text, ",\"runs\":[" );
+	for ( int i = 0; i < count; ++i )
+	{
+		cliViewText_Puts( text, i > 0 ? ",{\"method\":" : "{\"method\":" );
+		cliViewText_String( text, sources[i].method );
+		cliViewText_Puts( text, "}" );
+	}
+	cliViewText_Puts( text, "]" );
+}
+
+// The centre of mass of every body in its own frame, which recordings do not hold: a scene's,
+// read before its simulation starts (the page draws trails of them).
+static void cliViewJson_Centers( cliViewText* text, const cliViewSource* source )
+{
+	if ( source->simulated == false )
+	{
+		return;
+	}
+	cliViewText_Puts( text, ",\"centers\":[" );
+	int bodyCount = cnRecording_GetBodyCount( source->description );
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		cnVec3 c = cnBody_GetLocalCenterOfMass( source->scene->world, source->bodies[i] );
+		// JSON has no NaN: a body without a centre (none is expected) is drawn from its origin
+		c = isfinite( c.x + c.y + c.z ) ? c : cnV3( 0.0, 0.0, 0.0 );
+		cliViewText_Puts( text, i > 0 ? "," : "" );
+		cliViewJson_Vec3( text, c );
+	}
+	cliViewText_Puts( text, "]" );
+}
+
 // ---------------------------------------------------------------------------------------------
 // answers
 
@@ -291,9 +333,8 @@ static void cliViewServer_StoreLittle( unsigned char* out, double value )
 
 // /api/frames: frames from..from+count-1 (as many as exist and fit), as JSON arrays
 // [time, x, y, z, qw, qx, qy, qz, ...] or as raw little-endian doubles in the same order.
-static enum MHD_Result cliViewServer_Frames( cliViewServer* server, struct MHD_Connection* connection )
+static enum MHD_Result cliViewServer_Frames( cliViewSource* source, struct MHD_Connection* connection )
 {
-	cliViewSource* source = server->source;
 	int from = 0, count = 0;
 	if ( cliViewServer_QueryInt( connection, "from", 0, &from ) == false )
 	{
@@ -384,6 +425,122 @@ static enum MHD_Result cliViewServer_Frames( cliViewServer* server, struct MHD_C
 	return cliViewServer_SendJson( connection, &text );
 }
 
+// Reads the run a request asks for (run=I, default 0) into *source; false when it names none.
+static bool cliViewServer_Run( cliViewServer* server, struct MHD_Connection* connection, cliViewSource** source )
+{
+	int run = 0;
+	if ( cliViewServer_QueryInt( connection, "run", 0, &run ) == false || run >= server->runCount )
+	{
+		return false;
+	}
+	*source = server->sources + run;
+	return true;
+}
+
+// /api/quantities: per frame [t, kinetic, potential, total, px, py, pz] (J, kg m/s) as the
+// simulation measured them. A recording holds poses only: it says so instead.
+static enum MHD_Result cliViewServer_Quantities( cliViewSource* source, struct MHD_Connection* connection )
+{
+	int from = 0, count = 0;
+	if ( cliViewServer_QueryInt( connection, "from", 0, &from ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "from: expected a frame number from 0 to 2147483647" );
+	}
+	if ( cliViewServer_QueryInt( connection, "count", INT_MAX, &count ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "count: expected a number from 0 to 2147483647" );
+	}
+	cliViewText text = { 0 };
+	if ( source->simulated == false )
+	{
+		cliViewText_Puts( &text, "{\"available\":false,\"reason\":\"not available for recordings: they hold poses, "
+								 "not masses or velocities\"}\n" );
+		return cliViewServer_SendJson( connection, &text );
+	}
+	// bounded as /api/frames is: 7 numbers a frame
+	const int numbers = 2 + CLI_VIEW_QUANTITY_COUNT;
+	count = count < CLI_VIEW_MAX_FRAME_NUMBERS / numbers ? count : CLI_VIEW_MAX_FRAME_NUMBERS / numbers;
+	bool complete = false;
+	int frameCount = cliViewSource_GetFrameCount( source, &complete, NULL, 0 );
+	int available = from < frameCount ? frameCount - from : 0;
+	count = count < available ? count : available;
+	double* q = malloc( sizeof( double ) * CLI_VIEW_QUANTITY_COUNT * (size_t)( count > 0 ? count : 1 ) );
+	double* frames = malloc( sizeof( double ) * (size_t)source->stride * (size_t)( count > 0 ? count : 1 ) );
+	if ( q == NULL || frames == NULL )
+	{
+		free( q );
+		free( frames );
+		return cliViewServer_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory" );
+	}
+	count = count > 0 ? cliViewSource_CopyQuantities( source, from, count, q ) : 0;
+	count = count > 0 ? cliViewSource_CopyFrames( source, from, count, frames ) : 0;
+	cliViewText_Printf( &text, "{\"available\":true,\"from\":%d,\"count\":%d,\"frameCount\":%d,\"complete\":%s,"
+							   "\"quantities\":[",
+						from, count, frameCount, complete ? "true" : "false" );
+	for ( int f = 0; f < count; ++f )
+	{
+		const double* v = q + (size_t)f * CLI_VIEW_QUANTITY_COUNT;
+		double row[7] = { frames[(size_t)f * (size_t)source->stride], v[0], v[1], v[0] + v[1], v[2], v[3], v[4] };
+		cliViewText_Puts( &text, f > 0 ? ",[" : "[" );
+		for ( int i = 0; i < numbers; ++i )
+		{
+			cliViewText_Puts( &text, i > 0 ? "," : "" );
+			cliViewText_Number( &text, row[i] );
+		}
+		cliViewText_Puts( &text, "]" );
+	}
+	cliViewText_Puts( &text, "]}\n" );
+	free( q );
+	free( frames );
+	return cliViewServer_SendJson( connection, &text );
+}
+
+// /api/contacts?frame=F: the points of the shape pairs touching at frame F, [x, y, z, nx, ny, nz]
+// each (the normal from shape A to shape B).
+static enum MHD_Result cliViewServer_Contacts( cliViewSource* source, struct MHD_Connection* connection )
+{
+	int frame = 0;
+	if ( MHD_lookup_connection_value( connection, MHD_GET_ARGUMENT_KIND, "frame" ) == NULL ||
+		 cliViewServer_QueryInt( connection, "frame", 0, &frame ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: expected a frame number from 0 to 2147483647" );
+	}
+	cliViewText text = { 0 };
+	if ( source->simulated == false )
+	{
+		cliViewText_Puts( &text, "{\"available\":false,\"reason\":\"not available for recordings: they hold poses, "
+								 "not contacts\"}\n" );
+		return cliViewServer_SendJson( connection, &text );
+	}
+	bool complete = false;
+	int frameCount = cliViewSource_GetFrameCount( source, &complete, NULL, 0 );
+	if ( frame >= frameCount )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: past the frames simulated so far" );
+	}
+	int count = 0;
+	bool ok = true;
+	double* points = cliViewSource_CopyContacts( source, frame, &count, &ok );
+	if ( ok == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory" );
+	}
+	cliViewText_Printf( &text, "{\"available\":true,\"frame\":%d,\"points\":[", frame );
+	for ( int k = 0; k < count; ++k )
+	{
+		cliViewText_Puts( &text, k > 0 ? ",[" : "[" );
+		for ( int i = 0; i < CLI_VIEW_CONTACT_NUMBERS; ++i )
+		{
+			cliViewText_Puts( &text, i > 0 ? "," : "" );
+			cliViewText_Number( &text, points[(size_t)k * CLI_VIEW_CONTACT_NUMBERS + (size_t)i] );
+		}
+		cliViewText_Puts( &text, "]" );
+	}
+	cliViewText_Puts( &text, "]}\n" );
+	free( points );
+	return cliViewServer_SendJson( connection, &text );
+}
+
 // what the request-target check (cliViewServer_SeeTarget) found, as the request's context
 static char s_targetTooLong;
 static char s_targetHasNul;
@@ -466,9 +623,24 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 	{
 		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "bad path" );
 	}
+	cliViewSource* source = server->source;
+	if ( strncmp( url, "/api/", 5 ) == 0 && cliViewServer_Run( server, connection, &source ) == false )
+	{
+		char message[96];
+		snprintf( message, sizeof( message ), "run: expected a run from 0 to %d", server->runCount - 1 );
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, message );
+	}
 	if ( strcmp( url, "/api/frames" ) == 0 )
 	{
-		return cliViewServer_Frames( server, connection );
+		return cliViewServer_Frames( source, connection );
+	}
+	if ( strcmp( url, "/api/quantities" ) == 0 )
+	{
+		return cliViewServer_Quantities( source, connection );
+	}
+	if ( strcmp( url, "/api/contacts" ) == 0 )
+	{
+		return cliViewServer_Contacts( source, connection );
 	}
 	if ( strcmp( url, "/api/scene" ) == 0 || strcmp( url, "/api/status" ) == 0 )
 	{
@@ -480,7 +652,7 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 			cliViewText_Append( &text, server->sceneJson, server->sceneJsonSize );
 			cliViewText_Puts( &text, "," );
 		}
-		cliViewServer_AppendStatus( &text, server->source );
+		cliViewServer_AppendStatus( &text, source );
 		cliViewText_Puts( &text, "}\n" );
 		return cliViewServer_SendJson( connection, &text );
 	}
@@ -522,6 +694,13 @@ bool cliViewServer_IsLoopback( const char* host )
 
 cliViewServer* cliViewServer_Start( cliViewSource* source, const char* host, int port, char* error, size_t errorSize )
 {
+	return cliViewServer_StartRuns( source, 1, host, port, error, errorSize );
+}
+
+cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, const char* host, int port, char* error,
+										size_t errorSize )
+{
+	cliViewSource* source = sources;
 	struct sockaddr_in v4;
 	struct sockaddr_in6 v6;
 	memset( &v4, 0, sizeof( v4 ) );
@@ -555,8 +734,12 @@ cliViewServer* cliViewServer_Start( cliViewSource* source, const char* host, int
 		return NULL;
 	}
 	server->source = source;
+	server->sources = sources;
+	server->runCount = runCount;
 	cliViewText text = { 0 };
 	cliViewJson_Scene( &text, source );
+	cliViewJson_Runs( &text, sources, runCount );
+	cliViewJson_Centers( &text, source );
 	server->sceneJson = cliViewText_Take( &text, &server->sceneJsonSize );
 	if ( server->sceneJson == NULL )
 	{

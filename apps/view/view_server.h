@@ -25,6 +25,11 @@ typedef struct cliViewServer cliViewServer;
 /// when the host is not an address or the socket cannot be bound.
 cliViewServer* cliViewServer_Start( cliViewSource* source, const char* host, int port, char* error, size_t errorSize );
 
+/// Starts serving runCount runs of one scene (`cairn view --compare`: one per method; they share
+/// the first run's bodies, shapes and joints); requests pick one with run=I. As cliViewServer_Start.
+cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, const char* host, int port, char* error,
+										size_t errorSize );
+
 /// The port the server listens on.
 int cliViewServer_GetPort( const cliViewServer* server );
 

@@ -11,6 +11,148 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A pair of shapes touching: the point and normal the contact events gave, kept in the frame of
+// the body they move with, so a resting or sliding contact stays under its body between events.
+struct cliViewTouch
+{
+	cnShapeId a, b;
+	cnBodyId body;
+	cnVec3 localPoint;
+	cnVec3 localNormal;
+};
+
+static bool cliViewSource_SameShape( cnShapeId x, cnShapeId y )
+{
+	return x.index == y.index && x.generation == y.generation;
+}
+
+// The touching pair of shapes a and b, or -1.
+static int cliViewSource_FindTouch( const cliViewSource* source, cnShapeId a, cnShapeId b )
+{
+	for ( int i = 0; i < source->touchingCount; ++i )
+	{
+		const cliViewTouch* t = source->touching + i;
+		if ( cliViewSource_SameShape( t->a, a ) && cliViewSource_SameShape( t->b, b ) )
+		{
+			return i;
+		}
+	}
+	return -1;
+}
+
+// Keeps point and normal (world) in the frame of the pair's moving body: B's when it is dynamic,
+// else A's (the ground does not move, the box on it does).
+static void cliViewSource_PlaceTouch( const cnWorld* world, cliViewTouch* t, cnVec3 point, cnVec3 normal )
+{
+	cnBodyId bodyB = cnShape_GetBody( world, t->b );
+	t->body = cnBody_GetType( world, bodyB ) == cnBody_dynamic ? bodyB : cnShape_GetBody( world, t->a );
+	cnTransform xf = cnBody_GetTransform( world, t->body );
+	t->localPoint = cnInvTransformPoint( xf, point );
+	t->localNormal = cnInvRotate( xf.q, normal );
+}
+
+// After every step: the contact events of the step update the touching pairs (ends first, since
+// an end may come a step late, then begins and hits).
+static bool cliViewSource_AfterStep( cnWorld* world, void* context )
+{
+	cliViewSource* source = context;
+	cnContactEvents events = cnWorld_GetContactEvents( world );
+	for ( int i = 0; i < events.endCount; ++i )
+	{
+		int k = cliViewSource_FindTouch( source, events.endEvents[i].shapeIdA, events.endEvents[i].shapeIdB );
+		if ( k >= 0 )
+		{
+			source->touching[k] = source->touching[--source->touchingCount];
+		}
+	}
+	for ( int i = 0; i < events.beginCount; ++i )
+	{
+		const cnContactBeginTouchEvent* e = events.beginEvents + i;
+		int k = cliViewSource_FindTouch( source, e->shapeIdA, e->shapeIdB );
+		if ( k < 0 )
+		{
+			if ( source->touchingCount == source->touchingCapacity )
+			{
+				int capacity = source->touchingCapacity < 16 ? 16 : 2 * source->touchingCapacity;
+				cliViewTouch* grown = realloc( source->touching, (size_t)capacity * sizeof( cliViewTouch ) );
+				if ( grown == NULL )
+				{
+					// contact points are for the eye: without memory for them the run goes on
+					continue;
+				}
+				source->touching = grown;
+				source->touchingCapacity = capacity;
+			}
+			k = source->touchingCount++;
+			source->touching[k].a = e->shapeIdA;
+			source->touching[k].b = e->shapeIdB;
+		}
+		cliViewSource_PlaceTouch( world, source->touching + k, e->point, e->normal );
+	}
+	for ( int i = 0; i < events.hitCount; ++i )
+	{
+		const cnContactHitEvent* e = events.hitEvents + i;
+		int k = cliViewSource_FindTouch( source, e->shapeIdA, e->shapeIdB );
+		if ( k >= 0 )
+		{
+			cliViewSource_PlaceTouch( world, source->touching + k, e->point, e->normal );
+		}
+	}
+	return true;
+}
+
+// Appends the touching pairs' points at this frame to the contact cache (under the lock); false
+// when the cache cannot grow.
+static bool cliViewSource_AddContacts( cliViewSource* source, const cnWorld* world )
+{
+	// a cut (cliViewSource_Restart) dropped the frames from this one on: their points go with them,
+	// and so do the pairs the old world had reported touching
+	if ( source->contactCount != source->contactStart[source->frameCount] )
+	{
+		source->contactCount = source->contactStart[source->frameCount];
+		source->touchingCount = 0;
+	}
+	size_t need = source->contactCount + (size_t)source->touchingCount;
+	if ( need > source->contactCapacity )
+	{
+		size_t capacity = source->contactCapacity < 256 ? 256 : 2 * source->contactCapacity;
+		capacity = capacity < need ? need : capacity;
+		size_t most = CLI_VIEW_MAX_CACHE_BYTES / ( 4 * CLI_VIEW_CONTACT_NUMBERS * sizeof( double ) );
+		capacity = capacity > most ? most : capacity;
+		double* grown = capacity >= need ? realloc( source->contactPoints,
+													 capacity * CLI_VIEW_CONTACT_NUMBERS * sizeof( double ) )
+										 : NULL;
+		if ( grown == NULL )
+		{
+			return false;
+		}
+		source->contactPoints = grown;
+		source->contactCapacity = capacity;
+	}
+	for ( int i = 0; i < source->touchingCount; ++i )
+	{
+		const cliViewTouch* t = source->touching + i;
+		// a body destroyed since has no frame to carry the point
+		if ( cnBody_IsValid( world, t->body ) == false )
+		{
+			continue;
+		}
+		cnTransform xf = cnBody_GetTransform( world, t->body );
+		cnVec3 p = cnTransformPoint( xf, t->localPoint );
+		cnVec3 n = cnRotate( xf.q, t->localNormal );
+		double* out = source->contactPoints + source->contactCount * CLI_VIEW_CONTACT_NUMBERS;
+		out[0] = p.x;
+		out[1] = p.y;
+		out[2] = p.z;
+		out[3] = n.x;
+		out[4] = n.y;
+		out[5] = n.z;
+		source->contactCount += 1;
+	}
+	source->contactStart[source->frameCount + 1] = source->contactCount;
+	return true;
+}
+
 // Appends the world's frame to the cache: the frame writer of the scene's run.
 static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const cnFrame* frame )
 {
@@ -29,7 +171,15 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 			capacity = (int)( CLI_VIEW_MAX_CACHE_BYTES / frameBytes );
 		}
 		double* cache = capacity > source->frameCount ? realloc( source->cache, (size_t)capacity * frameBytes ) : NULL;
-		if ( cache == NULL )
+		source->cache = cache != NULL ? cache : source->cache;
+		// the measured quantities and the contact points' index grow with the frames
+		double* quantities = cache != NULL ? realloc( source->quantities, (size_t)capacity * sizeof( double ) *
+																			   CLI_VIEW_QUANTITY_COUNT )
+										   : NULL;
+		source->quantities = quantities != NULL ? quantities : source->quantities;
+		size_t* starts = quantities != NULL ? realloc( source->contactStart, (size_t)( capacity + 1 ) * sizeof( size_t ) ) : NULL;
+		source->contactStart = starts != NULL ? starts : source->contactStart;
+		if ( starts == NULL )
 		{
 			snprintf( source->message, sizeof( source->message ),
 					  "the simulation stopped at t = %.9g s: the frame cache is full (%d frames)",
@@ -38,9 +188,16 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 		}
 		else
 		{
-			source->cache = cache;
 			source->frameCapacity = capacity;
+			source->contactStart[0] = 0;
 		}
+	}
+	if ( ok && cliViewSource_AddContacts( source, world ) == false )
+	{
+		snprintf( source->message, sizeof( source->message ),
+				  "the simulation stopped at t = %.9g s: the contact points fill the cache (%d frames)",
+				  cnWorld_GetTime( world ), source->frameCount );
+		ok = false;
 	}
 	if ( ok )
 	{
@@ -59,6 +216,15 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 			pose[5] = xf.q.y;
 			pose[6] = xf.q.z;
 		}
+		// what the page plots: the world's energies and momentum at the frame, through the public API
+		double* q = source->quantities + (size_t)source->frameCount * CLI_VIEW_QUANTITY_COUNT;
+		cnVec3 momentum = cnWorld_GetLinearMomentum( world );
+		q[0] = cnWorld_GetKineticEnergy( world );
+		q[1] = cnWorld_GetPotentialEnergy( world );
+		q[2] = momentum.x;
+		q[3] = momentum.y;
+		q[4] = momentum.z;
+		// a snapshot every few frames, so a cut can make any frame's world again
 		source->frameCount += 1;
 	}
 	pthread_mutex_unlock( &source->lock );
@@ -77,6 +243,8 @@ static void* cliViewSource_Run( void* context )
 	cnRunDef def = cnScene_GetRunDef( source->scene );
 	def.writers = &writer;
 	def.writerCount = 1;
+	def.afterStep = cliViewSource_AfterStep;
+	def.context = source;
 	cnRunResult result = cnRun( source->scene->world, &def );
 	pthread_mutex_lock( &source->lock );
 	if ( result.status == cnRun_failed && source->message[0] == 0 )
@@ -119,9 +287,19 @@ static cnRecording* cliViewSource_Describe( cliViewSource* source )
 
 bool cliViewSource_Open( cliViewSource* source, const char* path, int* status )
 {
+	return cliViewSource_OpenWithMethod( source, path, NULL, status );
+}
+
+bool cliViewSource_OpenWithMethod( cliViewSource* source, const char* path, const char* method, int* status )
+{
 	memset( source, 0, sizeof( *source ) );
 	pthread_mutex_init( &source->lock, NULL );
 	*status = CLI_BAD_INPUT;
+	if ( cnIsRecordingFile( path ) && method != NULL )
+	{
+		cliError( "%s: a recording was simulated once, in one method: --compare needs a scene", path );
+		return false;
+	}
 	if ( cnIsRecordingFile( path ) )
 	{
 		source->description = cnLoadRecording( path );
@@ -138,7 +316,7 @@ bool cliViewSource_Open( cliViewSource* source, const char* path, int* status )
 	}
 	else
 	{
-		source->scene = cliLoadScene( path, NULL );
+		source->scene = cliLoadScene( path, method );
 		if ( source->scene == NULL )
 		{
 			return false;
@@ -164,6 +342,18 @@ bool cliViewSource_Open( cliViewSource* source, const char* path, int* status )
 			return false;
 		}
 		source->simulated = true;
+		snprintf( source->method, sizeof( source->method ), "%s", cnMethod_GetName( cnWorld_GetDef( world ).method ) );
+		// every pair's begin and end touch events give the contact points the page shows; events
+		// change nothing in the step
+		for ( int i = 0; i < bodyCount; ++i )
+		{
+			cnShapeId shapes[64];
+			int n = cnBody_GetShapes( world, source->bodies[i], shapes, 64 );
+			for ( int k = 0; k < n; ++k )
+			{
+				cnShape_EnableContactEvents( world, shapes[k], true );
+			}
+		}
 		source->fps = source->scene->fps;
 		source->duration = source->scene->duration;
 	}
@@ -199,6 +389,10 @@ void cliViewSource_Close( cliViewSource* source )
 	cnDestroyScene( source->scene );
 	free( source->bodies );
 	free( source->cache );
+	free( source->quantities );
+	free( source->contactPoints );
+	free( source->contactStart );
+	free( source->touching );
 	pthread_mutex_destroy( &source->lock );
 	memset( source, 0, sizeof( *source ) );
 }
@@ -253,4 +447,52 @@ int cliViewSource_CopyFrames( cliViewSource* source, int from, int count, double
 	}
 	pthread_mutex_unlock( &source->lock );
 	return n;
+}
+
+int cliViewSource_CopyQuantities( cliViewSource* source, int from, int count, double* out )
+{
+	if ( source->simulated == false )
+	{
+		return 0;
+	}
+	pthread_mutex_lock( &source->lock );
+	int frames = source->frameCount;
+	int n = from < frames ? ( count < frames - from ? count : frames - from ) : 0;
+	if ( n > 0 )
+	{
+		memcpy( out, source->quantities + (size_t)from * CLI_VIEW_QUANTITY_COUNT,
+				(size_t)n * CLI_VIEW_QUANTITY_COUNT * sizeof( double ) );
+	}
+	pthread_mutex_unlock( &source->lock );
+	return n;
+}
+
+double* cliViewSource_CopyContacts( cliViewSource* source, int frame, int* count, bool* ok )
+{
+	*count = 0;
+	*ok = true;
+	if ( source->simulated == false )
+	{
+		return NULL;
+	}
+	double* points = NULL;
+	pthread_mutex_lock( &source->lock );
+	if ( frame >= 0 && frame < source->frameCount )
+	{
+		size_t first = source->contactStart[frame];
+		size_t n = source->contactStart[frame + 1] - first;
+		if ( n > 0 )
+		{
+			points = malloc( n * CLI_VIEW_CONTACT_NUMBERS * sizeof( double ) );
+			if ( points != NULL )
+			{
+				memcpy( points, source->contactPoints + first * CLI_VIEW_CONTACT_NUMBERS,
+						n * CLI_VIEW_CONTACT_NUMBERS * sizeof( double ) );
+				*count = (int)n;
+			}
+			*ok = points != NULL;
+		}
+	}
+	pthread_mutex_unlock( &source->lock );
+	return points;
 }

@@ -14,6 +14,15 @@
 /// Most bytes the frame cache of a simulated scene may take; past it the simulation stops early.
 #define CLI_VIEW_MAX_CACHE_BYTES ( (size_t)1 << 30 )
 
+/// Numbers measured per frame of a simulated scene: kinetic and potential energy, linear momentum.
+#define CLI_VIEW_QUANTITY_COUNT 5
+
+/// Numbers per contact point: the point, then the unit normal from shape A to shape B.
+#define CLI_VIEW_CONTACT_NUMBERS 6
+
+/// A pair of shapes touching, as the contact events told it (view_source.c).
+typedef struct cliViewTouch cliViewTouch;
+
 /// A recording file or a scene being simulated, and its frames.
 typedef struct cliViewSource
 {
@@ -42,12 +51,31 @@ typedef struct cliViewSource
 	bool complete;
 	/// why it ended early ("" when it finished or still runs)
 	char message[512];
+
+	/// the world's contact method (a scene only; "" for a recording)
+	char method[32];
+	/// per frame CLI_VIEW_QUANTITY_COUNT numbers measured as the frame was written (a scene only)
+	double* quantities;
+	/// the contact points of every frame, CLI_VIEW_CONTACT_NUMBERS each: frame f holds those from
+	/// contactStart[f] to contactStart[f + 1] (a scene only)
+	double* contactPoints;
+	size_t contactCount;
+	size_t contactCapacity;
+	size_t* contactStart;
+	/// the simulation thread's own: the shape pairs touching now, from the contact events
+	cliViewTouch* touching;
+	int touchingCount;
+	int touchingCapacity;
 } cliViewSource;
 
 /// Opens a recording file or loads a scene (printing the loader's message on failure). A scene is
 /// not simulated yet (cliViewSource_Start). False on failure, with *status the exit status;
 /// cliViewSource_Close frees what was made either way.
 bool cliViewSource_Open( cliViewSource* source, const char* path, int* status );
+
+/// Same, with the scene's contact method replaced by method (a name; NULL: the scene's own), as
+/// `cairn run --method` loads it. A recording has no method to replace: refused with status 2.
+bool cliViewSource_OpenWithMethod( cliViewSource* source, const char* path, const char* method, int* status );
 
 /// Starts simulating a scene on its own thread (nothing to do for a recording). False when the
 /// thread cannot be made.
@@ -62,3 +90,12 @@ int cliViewSource_GetFrameCount( cliViewSource* source, bool* complete, char* me
 /// Copies at most count frames from frame `from` into out (count * stride numbers); returns how
 /// many were copied (0 when from is at or past the frames available).
 int cliViewSource_CopyFrames( cliViewSource* source, int from, int count, double* out );
+
+/// Copies at most count frames' measured quantities from frame `from` into out
+/// (count * CLI_VIEW_QUANTITY_COUNT numbers); returns how many frames were copied (0 for a recording).
+int cliViewSource_CopyQuantities( cliViewSource* source, int from, int count, double* out );
+
+/// The contact points of a frame (CLI_VIEW_CONTACT_NUMBERS numbers each) in a new array the caller
+/// frees, their count in *count; NULL with *count 0 when there are none or the frame is not there.
+/// *ok is false only when memory ran out.
+double* cliViewSource_CopyContacts( cliViewSource* source, int frame, int* count, bool* ok );

@@ -7,7 +7,7 @@ kind=$1 cairn=$2 src=$3 bin=$4 node=${5:-} built=${6:-0}
 skip() { echo "SKIPPED: view_$kind: $*"; exit 77; }
 [ "$built" = 1 ] || skip "cairn was built without the viewer (needs libmicrohttpd-dev, Node.js and npm: tools/install-deps.sh)"
 [ -n "$node" ] && [ -x "$node" ] || skip "Node.js is not installed (apt-get install nodejs)"
-if [ "$kind" = browser ]; then
+if [ "$kind" != server ]; then
   [ -x /usr/bin/chromium ] || skip "Debian's Chromium is not installed (apt-get install chromium)"
   [ -d "$src/web/node_modules/playwright-core" ] || skip "web/node_modules/playwright-core is missing (npm ci --prefix web)"
 fi

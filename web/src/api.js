@@ -11,9 +11,13 @@ export async function getJson(path) {
 	return body;
 }
 
-/** Frames from..from+count-1 (fewer when fewer exist): an array of stride numbers per frame. */
-export async function getFrames(from, count, stride) {
-	const response = await fetch(`/api/frames?from=${from}&count=${count}&format=binary`, { cache: 'no-store' });
+/**
+ * Frames from..from+count-1 (fewer when fewer exist): an array of stride numbers per frame; run
+ * picks a run of `cairn view --compare` (0: the first, and the only one otherwise).
+ */
+export async function getFrames(from, count, stride, run = 0) {
+	const which = run > 0 ? `&run=${run}` : '';
+	const response = await fetch(`/api/frames?from=${from}&count=${count}&format=binary${which}`, { cache: 'no-store' });
 	if (!response.ok) {
 		throw new Error(`/api/frames: ${response.status}`);
 	}

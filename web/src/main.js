@@ -3,7 +3,11 @@
 // a timeline to scrub, speed and loop; a click on a body shows its name, position and velocity.
 import { Quaternion, Raycaster, Sphere, Vector2, Vector3 } from 'three';
 import { getJson } from './api.js';
+import { Compare, RUN_COLORS } from './compare.js';
 import { FrameStore } from './frames.js';
+import { JointView } from './joints.js';
+import { Overlays } from './overlays.js';
+import { EnergyPlot } from './plot.js';
 import { Player } from './player.js';
 import { makeBodies, shapeReach } from './shapes.js';
 import { Stage } from './stage.js';
@@ -80,6 +84,12 @@ async function start() {
 	const bodies = makeBodies(scene, Math.max(200, 20 * bounds.radius));
 	for (const group of bodies) stage.scene.add(group);
 	stage.frame(bounds, groundHeight(scene));
+	// joints as AERO drew them, the runs of --compare as ghosts, trails, contacts, the mounted camera
+	const joints = new JointView(scene, store.frame(0), 2 * bounds.radius);
+	stage.scene.add(joints.group);
+	const runs = scene.runs && scene.runs.length > 1 ? scene.runs : [{ method: scene.runs ? scene.runs[0].method : '' }];
+	const compare = runs.length > 1 ? new Compare(scene, stage, store, bodies) : null;
+	const overlays = new Overlays(stage, scene, store, bounds.radius, () => picked);
 
 	const byName = new Map();
 	scene.bodies.forEach((body, i) => {
@@ -88,8 +98,6 @@ async function start() {
 
 	// places every body (and joint) at a frame
 	let shown = -1;
-	const anchor = new Vector3();
-	const other = new Vector3();
 	function show(index) {
 		const f = store.frame(index);
 		if (!f) return false;
@@ -98,20 +106,11 @@ async function start() {
 			bodies[i].position.set(f[o], f[o + 1], f[o + 2]);
 			bodies[i].quaternion.set(f[o + 4], f[o + 5], f[o + 6], f[o + 3]);
 		}
-		if (scene.joints.length > 0) {
-			const segments = [];
-			for (const joint of scene.joints) {
-				const a = joint.bodyA >= 0 ? bodies[joint.bodyA] : null;
-				const b = joint.bodyB >= 0 ? bodies[joint.bodyB] : null;
-				anchor.set(...joint.anchorA);
-				if (a) anchor.applyQuaternion(a.quaternion).add(a.position);
-				other.set(...joint.anchorB);
-				if (b) other.applyQuaternion(b.quaternion).add(b.position);
-				segments.push(anchor.x, anchor.y, anchor.z, other.x, other.y, other.z);
-			}
-			stage.setJointSegments(segments);
-		}
+		joints.update(f);
 		shown = index;
+		if (compare) compare.show(index);
+		overlays.show(index);
+		plot.setTime(f[0]);
 		stage.invalidate();
 		return true;
 	}
@@ -165,6 +164,11 @@ async function start() {
 		});
 	}
 
+	const plot = new EnergyPlot(
+		scene,
+		runs.map((run, i) => ({ method: run.method, color: RUN_COLORS[i % RUN_COLORS.length] })),
+		(t) => player.seek(Math.round(t * scene.fps)),
+	);
 	const player = new Player(store, scene.fps, (index) => {
 		if (index !== shown && show(index)) showInfo();
 	});
@@ -275,6 +279,23 @@ async function start() {
 		},
 		render: () => stage.render(),
 		loading,
+		/** The joints' pieces as drawn at the frame shown (joints.js). */
+		joints: () => joints.describe(),
+		/** The energy plot: whether it has data, its series, rows loaded, the cursor (plot.js). */
+		plot: () => plot.describe(),
+		quantities: (run = 0) => plot.quantities(run),
+		setTrails: (on) => overlays.setTrails(on),
+		setContacts: (on) => overlays.setContacts(on),
+		trail: (name) => overlays.trail(byName.has(name) ? byName.get(name) : -1),
+		/** Mounts the camera on the body of that name (null: a free camera). */
+		ride: (name) => overlays.ride(name !== null && byName.has(name) ? byName.get(name) : -1),
+		overlays: () => overlays.describe(),
+		/** With --compare: per run its method, colour, frames loaded and ghosts shown (compare.js). */
+		runs: () => (compare ? compare.describe() : [{ method: runs[0].method, loaded: store.loaded, complete: store.complete }]),
+		ghostPosition: (run, name) => (compare ? compare.ghostPosition(run, name) : null),
+		get loadedEverywhere() {
+			return compare ? compare.loadedEverywhere : store.loaded;
+		},
 	};
 }
 
