@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes Cairn's readers of untrusted input with libFuzzer under ASan + UBSan (clang):
-#   tools/fuzz.sh [SECONDS] [TARGET ...]     targets: scene_json fosssim_xml recording mesh api (default: all)
+#   tools/fuzz.sh [SECONDS] [TARGET ...]     targets: scene_json fosssim_xml recording mesh api snapshot (default: all)
 # Each target starts from its committed corpus (tests/fuzz/corpus/TARGET) and runs SECONDS (default
 # 60) on one core; the build goes to $CAIRN_FUZZ_BUILD (default build-fuzz), new inputs to its
 # corpus/TARGET, crashes to tests/fuzz/crashes/TARGET (commit the crash file with the fix: the
@@ -12,7 +12,7 @@ seconds=${1:-60}
 build=${CAIRN_FUZZ_BUILD:-build-fuzz}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(scene_json fosssim_xml recording mesh api)
+[ ${#targets[@]} -eq 0 ] && targets=(scene_json fosssim_xml recording mesh api snapshot)
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAIRN_SANITIZE=ON -DCAIRN_FUZZ=ON \
   -DCAIRN_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j2 --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
