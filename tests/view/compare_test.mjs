@@ -1,0 +1,141 @@
+// Methods side by side: `cairn view --compare SCENE [--methods a,b]` (docs/viewer.md); run by run.sh:
+//   node compare_test.mjs CAIRN SOURCE_DIR WORK_DIR
+// - two methods of tests/view/fall.json give two runs, named by /api/scene's runs, whose frame 0 poses
+//   are identical and whose every frame equals `cairn run --method M --csv` of that method;
+// - without --methods, every method that can load the scene runs, each once;
+// - run=2 of two runs, and bad command lines (one method, a repeat, an unknown name, --methods
+//   without --compare, a recording) are refused (400; status 2);
+// - the page (Debian's Chromium) draws both runs' moving bodies as ghosts in two colours, each where
+//   its own run puts it, with a legend and one energy series per method.
+import { join } from 'node:path';
+import {
+	check,
+	csvTime,
+	finish,
+	getJson,
+	launchBrowser,
+	near,
+	openPage,
+	readCsv,
+	run,
+	runStatus,
+	startViewer,
+	stopViewer,
+	waitComplete,
+} from './helpers.mjs';
+
+const [cairn, src, work] = process.argv.slice(2);
+const fall = join(src, 'tests', 'view', 'fall.json');
+const methods = ['impulse', 'lcp'];
+
+async function testRuns() {
+	const viewer = await startViewer(cairn, ['--compare', fall, '--methods', methods.join(',')]);
+	const { url } = viewer;
+	const scene = (await getJson(url, '/api/scene')).json;
+	check(JSON.stringify(scene.runs) === JSON.stringify(methods.map((method) => ({ method }))),
+		`two runs named by their methods (${JSON.stringify(scene.runs)})`);
+	const runs = [];
+	for (let r = 0; r < methods.length; ++r) {
+		await waitComplete(url, r);
+		runs.push((await getJson(url, `/api/frames?run=${r}`)).json.frames);
+	}
+	check(runs[0].length > 60 && runs[0].length === runs[1].length, `both runs have every frame (${runs[0].length}, ${runs[1].length})`);
+	check(JSON.stringify(runs[0][0]) === JSON.stringify(runs[1][0]), 'frame 0 is the same in both runs');
+	methods.forEach((method, r) => {
+		const csvPath = join(work, `fall_${method}.csv`);
+		run(cairn, ['run', fall, '--method', method, '--csv', csvPath, '--quiet']);
+		const csv = readCsv(csvPath);
+		let compared = 0;
+		let differing = 0;
+		for (const frame of runs[r]) {
+			scene.bodies.forEach((body, i) => {
+				const want = csv.get(`${csvTime(frame[0])}|${body.name}`);
+				if (!want) return;
+				compared += 1;
+				if (!frame.slice(1 + 7 * i, 8 + 7 * i).every((v, k) => near(v, want[k]))) differing += 1;
+			});
+		}
+		check(compared >= runs[r].length * 2 && differing === 0,
+			`run ${r}: every frame equals cairn run --method ${method} --csv (${compared} poses, ${differing} differ)`);
+	});
+	// each run measures its own quantities
+	const q0 = (await getJson(url, '/api/quantities?run=0&from=0&count=1')).json;
+	const q1 = (await getJson(url, '/api/quantities?run=1&from=0&count=1')).json;
+	check(q0.available && q1.available && q0.quantities[0][3] === q1.quantities[0][3], 'both runs start with the same energy');
+	for (const path of ['/api/frames?run=2', '/api/status?run=2', '/api/scene?run=9', '/api/quantities?run=x', '/api/contacts?frame=0&run=2']) {
+		const r = await getJson(url, path);
+		check(r.status === 400 && /run/.test(r.json.error), `${path}: 400 (${r.status})`);
+	}
+	check((await stopViewer(viewer)) === 0, 'the comparison stops with 0');
+	return { scene, runs };
+}
+
+async function testDefaults() {
+	// every method that can load the scene, each once; stopped while they still run
+	const viewer = await startViewer(cairn, ['--compare', fall]);
+	const scene = (await getJson(viewer.url, '/api/scene')).json;
+	const names = scene.runs.map((r) => r.method);
+	check(names.length >= 2 && names.length <= 8 && new Set(names).size === names.length && names.includes('impulse'),
+		`default: every method that loads the scene (${names.join(', ')})`);
+	check((await stopViewer(viewer)) === 0, 'stopped in the middle of the runs with 0');
+
+	const recording = join(work, 'fall.cnrec');
+	run(cairn, ['run', fall, '--record', recording, '--quiet']);
+	for (const args of [
+		['--compare', fall, '--methods', 'impulse'],
+		['--compare', fall, '--methods', 'impulse,impulse'],
+		['--compare', fall, '--methods', 'impulse,nosuch'],
+		['--compare', fall, '--methods', ''],
+		[fall, '--methods', 'impulse,lcp'],
+		['--compare', recording],
+	]) {
+		const r = runStatus(cairn, ['view', ...args, '--no-open']);
+		check(r.status === 2 && /error/.test(r.stderr), `cairn view ${args.join(' ')}: status 2 (${r.status})`);
+	}
+}
+
+async function testPage(expected) {
+	const browser = await launchBrowser(src);
+	try {
+		const viewer = await startViewer(cairn, ['--compare', fall, '--methods', methods.join(',')]);
+		const { page, problems } = await openPage(browser, viewer.url);
+		await page.waitForFunction(() => window.cairnViewer.runs().every((r) => r.complete), null, { timeout: 30000 });
+		const shown = await page.evaluate(() => {
+			const v = window.cairnViewer;
+			v.seek(50);
+			return {
+				frame: v.frame,
+				runs: v.runs(),
+				ball: [v.ghostPosition(0, 'ball'), v.ghostPosition(1, 'ball')],
+				box: [v.ghostPosition(0, 'box'), v.ghostPosition(1, 'box')],
+				legend: [...document.querySelectorAll('#legend .legend-run')].map((e) => e.textContent),
+				plot: v.plot(),
+			};
+		});
+		check(shown.runs.length === 2 && shown.runs[0].color !== shown.runs[1].color &&
+			shown.runs.every((r) => r.ghosts === 2), `two ghost sets of 2 bodies in two colours (${JSON.stringify(shown.runs)})`);
+		check(JSON.stringify(shown.legend) === JSON.stringify(methods), `a legend of the methods (${shown.legend})`);
+		check(shown.plot.series.length === 2, `one energy series per method (${shown.plot.series})`);
+		const ball = expected.scene.bodies.findIndex((b) => b.name === 'ball');
+		const box = expected.scene.bodies.findIndex((b) => b.name === 'box');
+		const at = (r, i) => expected.runs[r][shown.frame].slice(1 + 7 * i, 4 + 7 * i);
+		const same = (p, q) => p && Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) < 1e-6;
+		check([0, 1].every((r) => same(shown.ball[r], at(r, ball)) && same(shown.box[r], at(r, box))),
+			'each ghost is where its own run puts it');
+		await page.screenshot({ path: join(work, 'compare.png') });
+		check(problems.length === 0, `no page errors (${problems.join('; ')})`);
+		await page.close();
+		await stopViewer(viewer);
+	} finally {
+		await browser.close();
+	}
+}
+
+try {
+	const expected = await testRuns();
+	await testDefaults();
+	if (process.env.CAIRN_VIEW_NO_BROWSER !== '1') await testPage(expected);
+} catch (error) {
+	check(false, `unexpected: ${error.stack || error}`);
+}
+finish('view_compare');
