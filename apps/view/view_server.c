@@ -15,6 +15,7 @@
 
 #include "view_server.h"
 
+#include "view_edit.h"
 
 #include "view_assets.h"
 #include "view_text.h"
@@ -563,6 +564,20 @@ static void* cliViewServer_SeeTarget( void* context, const char* target, struct 
 	return NULL;
 }
 
+// Frees what a request kept (the body of a POST, view_edit.c); the target check's marks are static.
+static void cliViewServer_Completed( void* context, struct MHD_Connection* connection, void** requestContext,
+									 enum MHD_RequestTerminationCode code )
+{
+	(void)context;
+	(void)connection;
+	(void)code;
+	if ( *requestContext != NULL && *requestContext != &s_targetTooLong && *requestContext != &s_targetHasNul )
+	{
+		cliViewEdit_Completed( *requestContext );
+	}
+	*requestContext = NULL;
+}
+
 // Whether the Host header names this server: a page of another site that got its name resolved
 // to 127.0.0.1 (DNS rebinding) sends its own name and is refused.
 static bool cliViewServer_HostAllowed( const cliViewServer* server, struct MHD_Connection* connection )
@@ -591,12 +606,13 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 											 const char* method, const char* version, const char* uploadData,
 											 size_t* uploadSize, void** requestContext )
 {
-	(void)uploadData;
-	(void)uploadSize;
 	cliViewServer* server = context;
 	// every answer is queued at the first call, before any request body is read: a body is never
 	// wanted, and libmicrohttpd closes the connection instead of reading one after the answer
-	if ( strcmp( method, MHD_HTTP_METHOD_GET ) != 0 && strcmp( method, MHD_HTTP_METHOD_HEAD ) != 0 )
+	// (but the sync points and cuts, view_edit.c, which read a small JSON body)
+	bool edit = cliViewEdit_Handles( url );
+	if ( strcmp( method, MHD_HTTP_METHOD_GET ) != 0 && strcmp( method, MHD_HTTP_METHOD_HEAD ) != 0 &&
+		 ( edit == false || strcmp( method, MHD_HTTP_METHOD_POST ) != 0 ) )
 	{
 		return cliViewServer_Error( connection, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served" );
 	}
@@ -629,6 +645,10 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 		char message[96];
 		snprintf( message, sizeof( message ), "run: expected a run from 0 to %d", server->runCount - 1 );
 		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, message );
+	}
+	if ( edit )
+	{
+		return cliViewEdit_Answer( source, connection, url, method, uploadData, uploadSize, requestContext );
 	}
 	if ( strcmp( url, "/api/frames" ) == 0 )
 	{
@@ -757,6 +777,8 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
 		// a client that stops talking is dropped
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30, MHD_OPTION_URI_LOG_CALLBACK, cliViewServer_SeeTarget, NULL,
+		// frees the body a POST kept (view_edit.c)
+		MHD_OPTION_NOTIFY_COMPLETED, cliViewServer_Completed, NULL,
 		MHD_OPTION_END );
 	if ( server->daemon == NULL )
 	{

@@ -225,6 +225,7 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 		q[3] = momentum.y;
 		q[4] = momentum.z;
 		// a snapshot every few frames, so a cut can make any frame's world again
+		cliViewHistory_OnFrame( &source->history, world, source->frameCount );
 		source->frameCount += 1;
 	}
 	pthread_mutex_unlock( &source->lock );
@@ -241,6 +242,10 @@ static void* cliViewSource_Run( void* context )
 	cliViewSource* source = context;
 	cnFrameWriter writer = { cliViewSource_WriteFrame, NULL, source };
 	cnRunDef def = cnScene_GetRunDef( source->scene );
+	// after a cut the world starts at the cut's time: the run goes on to the scene's end (steps of
+	// the same size, so its frames fall on those a run from 0 makes)
+	double left = def.duration - cnWorld_GetTime( source->scene->world );
+	def.duration = left > 0.0 ? left : 0.0;
 	def.writers = &writer;
 	def.writerCount = 1;
 	def.afterStep = cliViewSource_AfterStep;
@@ -294,6 +299,7 @@ bool cliViewSource_OpenWithMethod( cliViewSource* source, const char* path, cons
 {
 	memset( source, 0, sizeof( *source ) );
 	pthread_mutex_init( &source->lock, NULL );
+	cliViewHistory_Init( &source->history );
 	*status = CLI_BAD_INPUT;
 	if ( cnIsRecordingFile( path ) && method != NULL )
 	{
@@ -376,6 +382,35 @@ bool cliViewSource_Start( cliViewSource* source )
 	return true;
 }
 
+bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame )
+{
+	if ( source->threadStarted )
+	{
+		cnWorld_Cancel( source->scene->world );
+		pthread_join( source->thread, NULL );
+		source->threadStarted = false;
+	}
+	pthread_mutex_lock( &source->lock );
+	cnDestroyWorld( source->scene->world );
+	source->scene->world = world;
+	for ( int i = 0; i < ( source->stride - 1 ) / 7; ++i )
+	{
+		source->bodies[i] = cnWorld_GetBody( world, i );
+	}
+	// the run writes frame `frame` again, the edited world's, and snapshots it first
+	source->frameCount = frame < source->frameCount ? frame : source->frameCount;
+	source->contactCount = source->contactStart != NULL ? source->contactStart[source->frameCount] : 0;
+	source->touchingCount = 0;
+	source->complete = false;
+	source->message[0] = 0;
+	cliViewHistory_Truncate( &source->history, frame );
+	source->history.runStart = frame;
+	source->history.cutFrame = frame;
+	source->history.cutCount += 1;
+	pthread_mutex_unlock( &source->lock );
+	return cliViewSource_Start( source );
+}
+
 void cliViewSource_Close( cliViewSource* source )
 {
 	if ( source->threadStarted )
@@ -393,6 +428,7 @@ void cliViewSource_Close( cliViewSource* source )
 	free( source->contactPoints );
 	free( source->contactStart );
 	free( source->touching );
+	cliViewHistory_Free( &source->history );
 	pthread_mutex_destroy( &source->lock );
 	memset( source, 0, sizeof( *source ) );
 }

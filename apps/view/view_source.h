@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cairn/io.h"
+#include "view_history.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -66,6 +67,8 @@ typedef struct cliViewSource
 	cliViewTouch* touching;
 	int touchingCount;
 	int touchingCapacity;
+	/// snapshots, sync points and cuts (view_history.h; a scene's snapshots only), under the lock
+	cliViewHistory history;
 } cliViewSource;
 
 /// Opens a recording file or loads a scene (printing the loader's message on failure). A scene is
@@ -83,6 +86,11 @@ bool cliViewSource_Start( cliViewSource* source );
 
 /// Stops the simulation (cancels the step that runs), waits for its thread and frees everything.
 void cliViewSource_Close( cliViewSource* source );
+
+/// A cut (view_edit.c): stops the simulation, drops the frames from `frame` on and goes on from
+/// world (the world at that frame, edited), which the source then owns. False when the thread cannot
+/// be started again (world is owned by the source either way).
+bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame );
 
 /// Frames available now, and whether no more will come (copied under the lock).
 int cliViewSource_GetFrameCount( cliViewSource* source, bool* complete, char* message, size_t messageSize );
