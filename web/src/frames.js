@@ -17,6 +17,28 @@ export class FrameStore {
 		this.chunks = [];
 		this.listeners = [];
 		this.error = null;
+		// whether run() is going; bumped by invalidate() so that answers asked for before are dropped
+		this.running = false;
+		this.generation = 0;
+	}
+
+	/**
+	 * Drops the frames from `from` on (a cut made them again on the server) and loads them anew;
+	 * frames 0..from-1 are kept.
+	 */
+	invalidate(from) {
+		const keep = Math.max(0, Math.min(Math.floor(from), this.loaded));
+		this.generation += 1;
+		const chunkIndex = Math.floor(keep / this.chunkFrames);
+		const inChunk = keep % this.chunkFrames;
+		this.chunks.length = chunkIndex + (inChunk > 0 ? 1 : 0);
+		if (inChunk > 0) this.chunks[chunkIndex] = this.chunks[chunkIndex].slice(0, inChunk * this.stride);
+		this.loaded = keep;
+		this.frameCount = keep;
+		this.complete = false;
+		this.message = '';
+		this.changed();
+		if (!this.running) this.run();
 	}
 
 	/** Calls fn() whenever frames arrive or the status changes. */
@@ -44,6 +66,15 @@ export class FrameStore {
 
 	/** Loads every frame the server has, then keeps polling until the server says it is done. */
 	async run() {
+		this.running = true;
+		try {
+			await this.runLoop();
+		} finally {
+			this.running = false;
+		}
+	}
+
+	async runLoop() {
 		for (;;) {
 			try {
 				if (this.loaded < this.frameCount) {
@@ -52,7 +83,9 @@ export class FrameStore {
 				}
 				if (this.complete) return;
 				await new Promise((resolve) => setTimeout(resolve, 300));
+				const generation = this.generation;
 				const status = await getJson('/api/status');
+				if (generation !== this.generation) continue;
 				if (status.frameCount !== this.frameCount || status.complete !== this.complete) {
 					this.frameCount = status.frameCount;
 					this.complete = status.complete;
@@ -72,7 +105,10 @@ export class FrameStore {
 	async loadNext() {
 		const chunkIndex = Math.floor(this.loaded / this.chunkFrames);
 		const inChunk = this.loaded % this.chunkFrames;
+		const generation = this.generation;
 		const { numbers, count } = await getFrames(this.loaded, this.chunkFrames - inChunk, this.stride);
+		// a cut dropped frames while this was asked for: ask again
+		if (generation !== this.generation) return;
 		if (count === 0) {
 			// fewer frames than the status said: ask again after the next poll
 			this.frameCount = this.loaded;

@@ -4,7 +4,9 @@
 import { Quaternion, Raycaster, Sphere, Vector2, Vector3 } from 'three';
 import { getJson } from './api.js';
 import { Compare, RUN_COLORS } from './compare.js';
+import { EditPanel } from './edit.js';
 import { FrameStore } from './frames.js';
+import { History } from './history.js';
 import { JointView } from './joints.js';
 import { Overlays } from './overlays.js';
 import { EnergyPlot } from './plot.js';
@@ -170,8 +172,38 @@ async function start() {
 		(t) => player.seek(Math.round(t * scene.fps)),
 	);
 	const player = new Player(store, scene.fps, (index) => {
-		if (index !== shown && show(index)) showInfo();
+		if (index !== shown && show(index)) {
+			showInfo();
+			if (edit) edit.refresh();
+		}
 	});
+
+	// sync points and cuts (history.js, edit.js): not for the runs of --compare
+	const history = compare ? null : new History(player, store);
+	let edit = null;
+	// after a cut at frame N the server made the frames from N on again: load them anew
+	function afterCut(frame, answer) {
+		player.setPlaying(false);
+		store.invalidate(frame);
+		overlays.contactCache.clear();
+		for (const trail of overlays.trails || []) trail.filled = Math.min(trail.filled, frame);
+		if (plot.available) {
+			const wasDone = plot.complete.every(Boolean);
+			plot.rows[0].length = Math.min(plot.rows[0].length, frame);
+			plot.complete[0] = false;
+			if (wasDone) plot.poll();
+		}
+		history.update(answer);
+		shown = -1;
+		player.position = frame;
+		player.update();
+	}
+	if (history) {
+		edit = new EditPanel(scene, () => picked, () => Math.max(0, shown), (i) => {
+			const p = bodies[i].position;
+			return [p.x, p.y, p.z];
+		}, afterCut);
+	}
 
 	// a click (not a drag of the camera) picks the body under the pointer
 	const raycaster = new Raycaster();
@@ -190,6 +222,7 @@ async function start() {
 		picked = hit ? hit.object.userData.body : -1;
 		highlight(picked, true);
 		showInfo();
+		if (edit) edit.refresh();
 	});
 
 	// status line: frames, and whether the server still simulates
@@ -207,6 +240,7 @@ async function start() {
 	store.onChange(() => {
 		showStatus();
 		player.framesChanged();
+		if (history) history.drawTicks();
 	});
 	showStatus();
 	player.framesChanged();
@@ -276,6 +310,7 @@ async function start() {
 			picked = byName.has(name) ? byName.get(name) : -1;
 			highlight(picked, true);
 			showInfo();
+			if (edit) edit.refresh();
 		},
 		render: () => stage.render(),
 		loading,
@@ -296,6 +331,19 @@ async function start() {
 		get loadedEverywhere() {
 			return compare ? compare.loadedEverywhere : store.loaded;
 		},
+		/** Sync points and cuts (history.js, edit.js): the marked frames, sorted. */
+		syncPoints: () => (history ? history.points.slice() : []),
+		/** The last cut's frame (-1: none) and the number of cuts, as the server last said. */
+		cuts: () => (history ? { cutFrame: history.cutFrame, cuts: history.cuts } : { cutFrame: -1, cuts: 0 }),
+		/** Marks the frame shown (or `frame`); resolves with the sync points. */
+		markSync: (frame) => (history ? history.mark(frame === undefined ? history.current() : frame) : Promise.resolve([])),
+		/** Back and forward one sync point; return the frame gone to. */
+		backSync: () => (history ? history.back() : -1),
+		forwardSync: () => (history ? history.forward() : -1),
+		/** POST /api/cut; resolves with the server's answer ({ error } when refused). */
+		cut: (frame, edits) => (edit ? edit.cut(frame, edits) : Promise.resolve({ error: 'no cuts with --compare' })),
+		/** The cut panel's message, and whether it is enabled. */
+		cutPanel: () => (edit ? { enabled: !edit.fields.disabled, message: edit.message.textContent } : null),
 	};
 }
 

@@ -1,0 +1,160 @@
+// The page's side of sync points and cuts (docs/viewer.md, "Sync points and cuts"); run by run.sh:
+//   node history_test.mjs CAIRN SOURCE_DIR WORK_DIR
+// In Debian's Chromium, on tests/view/fall.json simulated by the server:
+// - the mark button marks frame 10 as a sync point (listed by /api/sync, drawn as a tick on the
+//   timeline); played on to frame 40 or later, "back one sync point" shows frame 10 with every body
+//   where /api/frames' frame 10 puts it, and "forward one sync point" goes to the last frame;
+// - a bad edit typed into the cut panel shows the server's message and changes nothing;
+// - a velocity edit of the ball typed into the panel at frame 20 and "set velocity": once the frames
+//   after the cut are loaded again, the ball drawn at frame 30 is where /api/frames' new frame 30
+//   puts it, and not where the frame 30 fetched before the cut put it; frame 10 is unchanged;
+// - the download links give the edited recording and the scene (200, their content types);
+// On a recording of the same scene: the cut panel is disabled and the downloads hidden; sync
+// points still work.
+import { join } from 'node:path';
+import { check, finish, getJson, launchBrowser, openPage, run, startViewer, stopViewer } from './helpers.mjs';
+
+const [cairn, src, work] = process.argv.slice(2);
+const fall = join(src, 'tests', 'view', 'fall.json');
+const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+// the ball's origin in a frame of /api/frames (body 1: after the time and the ground's 7 numbers)
+const ballAt = (frame) => frame.slice(8, 11);
+
+async function drawnAt(page, name) {
+	return page.evaluate((n) => window.cairnViewer.bodyPosition(n), name);
+}
+
+async function testScene(browser) {
+	const viewer = await startViewer(cairn, [fall]);
+	const { url } = viewer;
+	const { page, problems } = await openPage(browser, url);
+	const before = (await getJson(url, '/api/frames')).json.frames;
+	const total = before.length;
+
+	// mark frame 10 with the button
+	await page.evaluate(() => window.cairnViewer.seek(10));
+	await page.click('#sync-mark');
+	await page.waitForFunction(() => window.cairnViewer.syncPoints().includes(10), null, { timeout: 10000 });
+	const sync = (await getJson(url, '/api/sync')).json;
+	check(same(sync.syncPoints, [10]), `the mark button marks frame 10 (${JSON.stringify(sync)})`);
+	const ticks = await page.$$eval('#sync-ticks span', (spans) => spans.map((s) => s.dataset.frame));
+	check(same(ticks, ['10']), `one tick on the timeline at frame 10 (${ticks})`);
+
+	// play on past frame 40 (without looping back to the start), stop, back one sync point
+	await page.uncheck('#loop');
+	await page.selectOption('#speed', '0.25');
+	await page.click('#vcr-play');
+	// then the stop button, in the same task as the check (playwright's click may take longer than
+	// the rest of the run lasts, and play at the end starts again from frame 0)
+	await page.waitForFunction(() => {
+		const v = window.cairnViewer;
+		if (v.frame < 40) return false;
+		if (v.playing) document.getElementById('vcr-play').click();
+		return true;
+	}, null, { timeout: 20000, polling: 'raf' });
+	const stopped = await page.evaluate(() => ({ frame: window.cairnViewer.frame, playing: window.cairnViewer.playing }));
+	check(stopped.frame >= 40 && !stopped.playing, `played to frame ${stopped.frame} and stopped`);
+	await page.click('#sync-back');
+	const back = await page.evaluate(() => window.cairnViewer.frame);
+	check(back === 10, `back one sync point: frame 10 (${back})`);
+	const ball10 = await drawnAt(page, 'ball');
+	const box10 = await drawnAt(page, 'box');
+	check(same(ball10, ballAt(before[10])) && same(box10, before[10].slice(15, 18)),
+		`at the sync point every body is where frame 10 puts it (${ball10} vs ${ballAt(before[10])})`);
+	await page.click('#sync-forward');
+	const forward = await page.evaluate(() => window.cairnViewer.frame);
+	check(forward === total - 1, `forward one sync point with none after: the last frame (${forward})`);
+	check((await page.evaluate(() => window.cairnViewer.backSync())) === 10, 'backSync() goes to frame 10');
+
+	// a bad edit: the server's message in the panel, nothing changed
+	await page.evaluate(() => window.cairnViewer.seek(20));
+	await page.evaluate(() => window.cairnViewer.pick('ball'));
+	await page.fill('#cut-friction', '-3');
+	await page.click('#cut-material');
+	await page.waitForFunction(() => /friction|material|negative|must/i.test(window.cairnViewer.cutPanel().message), null, { timeout: 10000 })
+		.catch(() => {});
+	const refused = await page.evaluate(() => window.cairnViewer.cutPanel());
+	const afterBad = (await getJson(url, '/api/sync')).json;
+	check(/friction|material|negative|must/i.test(refused.message) && afterBad.cuts === 0,
+		`a bad edit: the server's message shown (${refused.message}), no cut (${afterBad.cuts})`);
+
+	// the cut through the panel: the ball's velocity at frame 20
+	const panelTitle = await page.textContent('#cut-panel');
+	check(/frame 20: ball/.test(panelTitle), 'the panel names the frame and the picked body');
+	await page.fill('#cut-vx', '1.5');
+	await page.fill('#cut-vy', '-2');
+	await page.fill('#cut-vz', '4');
+	await page.click('#cut-velocity');
+	await page.waitForFunction(() => {
+		const v = window.cairnViewer;
+		return v.cuts().cuts === 1 && v.complete && v.loadedFrames === v.frameCount && v.frameCount > 30;
+	}, null, { timeout: 20000 });
+	const cutState = await page.evaluate(() => window.cairnViewer.cuts());
+	check(cutState.cutFrame === 20, `the cut is at frame 20 (${JSON.stringify(cutState)})`);
+	const after = (await getJson(url, '/api/frames')).json.frames;
+	await page.evaluate(() => window.cairnViewer.seek(30));
+	const ball30 = await drawnAt(page, 'ball');
+	check(same(ball30, ballAt(after[30])), `after the cut the ball at frame 30 is where the new frame 30 puts it (${ball30} vs ${ballAt(after[30])})`);
+	check(!same(ball30, ballAt(before[30])), `and not where it was before the cut (${ballAt(before[30])})`);
+	check(ball30[1] < ballAt(before[30])[1] - 0.1, `the ball moved along -y after the edit (y = ${ball30[1]})`);
+	await page.evaluate(() => window.cairnViewer.seek(10));
+	check(same(await drawnAt(page, 'ball'), ballAt(before[10])), 'frame 10, before the cut, is unchanged');
+	const hook = await page.evaluate(async () => window.cairnViewer.cut(5, [{ op: 'velocity', body: 'nobody', linear: [0, 0, 0] }]));
+	check(typeof hook.error === 'string' && hook.error.length > 0, `cut() resolves with the server's refusal (${hook.error})`);
+
+	// downloads
+	const links = await page.evaluate(() => ['#save-recording', '#save-scene'].map((s) => {
+		const a = document.querySelector(s);
+		return { href: a.getAttribute('href'), download: a.download, hidden: a.hidden };
+	}));
+	check(links[0].href === '/api/save/recording' && links[1].href === '/api/save/scene' && !links[0].hidden && !links[1].hidden,
+		`download links shown (${JSON.stringify(links)})`);
+	const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), page.click('#save-scene')]);
+	check(download.suggestedFilename() === 'scene.json', `the scene downloads as scene.json (${download.suggestedFilename()})`);
+	for (const [path, type] of [['/api/save/recording', 'application/octet-stream'], ['/api/save/scene', 'application/json']]) {
+		const r = await fetch(new URL(path, url));
+		const body = Buffer.from(await r.arrayBuffer());
+		check(r.status === 200 && (r.headers.get('content-type') || '').startsWith(type) && body.length > 0,
+			`${path}: 200, ${type}, ${body.length} bytes (${r.status}, ${r.headers.get('content-type')})`);
+	}
+	// the two refused cuts are logged by Chromium as failed loads (400): expected
+	const unexpected = problems.filter((p) => !/status of 400/.test(p));
+	check(unexpected.length === 0 && problems.length === 2, `no other page errors (${problems.join('; ')})`);
+	await page.close();
+	check((await stopViewer(viewer)) === 0, 'the server stops with 0');
+}
+
+async function testRecording(browser) {
+	const recording = join(work, 'fall.cnrec');
+	run(cairn, ['run', fall, '--record', recording, '--quiet']);
+	const viewer = await startViewer(cairn, [recording]);
+	const { page, problems } = await openPage(browser, viewer.url);
+	const panel = await page.evaluate(() => ({
+		state: window.cairnViewer.cutPanel(),
+		disabled: document.querySelector('#cut-fields').disabled,
+		buttonDisabled: document.querySelector('#cut-velocity').matches(':disabled'),
+		hidden: [document.querySelector('#save-recording').hidden, document.querySelector('#save-scene').hidden],
+	}));
+	check(panel.disabled && panel.buttonDisabled && !panel.state.enabled && panel.hidden.every(Boolean),
+		`a recording: the cut panel disabled, the downloads hidden (${JSON.stringify(panel)})`);
+	await page.evaluate(() => window.cairnViewer.seek(7));
+	await page.click('#sync-mark');
+	await page.waitForFunction(() => window.cairnViewer.syncPoints().includes(7), null, { timeout: 10000 });
+	await page.evaluate(() => window.cairnViewer.seek(30));
+	await page.click('#sync-back');
+	check((await page.evaluate(() => window.cairnViewer.frame)) === 7, 'a recording keeps sync points: back to frame 7');
+	check(problems.length === 0, `no page errors (${problems.join('; ')})`);
+	await page.close();
+	check((await stopViewer(viewer)) === 0, 'the recording\'s server stops with 0');
+}
+
+const browser = await launchBrowser(src);
+try {
+	await testScene(browser);
+	await testRecording(browser);
+} catch (error) {
+	check(false, error.stack);
+} finally {
+	await browser.close();
+}
+finish('view_history');

@@ -1,0 +1,228 @@
+// "Cut here" (AERO's cut, Keller et al. 1993, section 2.3): at the frame shown, change the picked
+// body (its position, its velocity, an impulse, its material's friction and restitution) and let
+// the server simulate on from there (POST /api/cut, docs/viewer.md). The server's message is shown
+// when it refuses an edit; after a cut the frames from the cut on are loaded again. Two links
+// download the edited history as a recording and the world at the last cut as a JSON scene.
+// A recording has nothing to simulate again: the panel is disabled and the downloads hidden.
+import { postJson } from './history.js';
+
+const CSS = `
+#cut-panel { position: absolute; right: 12px; bottom: 66px; width: 250px; padding: 6px 8px;
+	background: rgba(20, 24, 28, 0.85); border: 1px solid #3b434c; border-radius: 6px; }
+#cut-panel summary { cursor: pointer; font-weight: bold; }
+#cut-panel fieldset { border: 0; margin: 0; padding: 0; }
+#cut-panel fieldset[disabled] { opacity: 0.5; }
+#cut-panel .row { display: flex; align-items: center; gap: 3px; margin-top: 3px; }
+#cut-panel .row span { width: 62px; }
+#cut-panel input { width: 44px; background: #2a3139; color: #e8e8e8; border: 1px solid #3d4650; border-radius: 3px; }
+#cut-panel button { background: #2a3139; color: #e8e8e8; border: 1px solid #3d4650; border-radius: 4px; cursor: pointer; }
+#cut-panel a { color: #9cc7f0; margin-right: 10px; }
+#cut-message { margin-top: 4px; min-height: 1em; color: #b8c4cf; }
+#cut-message.error { color: #ff9a8a; }
+`;
+
+const number = (input) => (input.value.trim() === '' ? null : Number(input.value));
+
+/** The cut panel and the downloads. */
+export class EditPanel {
+	/**
+	 * scene: /api/scene; picked(): the picked body's index or -1; frame(): the frame shown;
+	 * pose(i): body i's drawn position [x, y, z]; afterCut(frame, answer): reloads from the cut.
+	 */
+	constructor(scene, picked, frame, pose, afterCut) {
+		this.scene = scene;
+		this.picked = picked;
+		this.frame = frame;
+		this.pose = pose;
+		this.afterCut = afterCut;
+		this.simulated = scene.source === 'scene';
+		this.busy = false;
+		const style = document.createElement('style');
+		style.textContent = CSS;
+		document.head.append(style);
+		this.make();
+		this.refresh();
+	}
+
+	make() {
+		const panel = document.createElement('details');
+		panel.id = 'cut-panel';
+		panel.open = true;
+		const summary = document.createElement('summary');
+		summary.textContent = 'cut here';
+		this.title = document.createElement('div');
+		this.fields = document.createElement('fieldset');
+		this.fields.id = 'cut-fields';
+		panel.append(summary, this.title, this.fields);
+		const inputs = (prefix, names) =>
+			names.map((n) => {
+				const input = document.createElement('input');
+				input.id = `${prefix}${n}`;
+				input.type = 'text';
+				input.inputMode = 'decimal';
+				input.placeholder = n;
+				input.title = n;
+				return input;
+			});
+		const row = (label, items) => {
+			const div = document.createElement('div');
+			div.className = 'row';
+			const span = document.createElement('span');
+			span.textContent = label;
+			div.append(span, ...items);
+			this.fields.append(div);
+		};
+		const action = (id, text, title, fn) => {
+			const b = document.createElement('button');
+			b.id = id;
+			b.textContent = text;
+			b.title = title;
+			b.addEventListener('click', fn);
+			return b;
+		};
+		this.position = inputs('cut-p', ['x', 'y', 'z']);
+		row('position', this.position);
+		row('', [action('cut-move', 'set position', 'move the body there at this frame', () => this.submit('move'))]);
+		this.linear = inputs('cut-v', ['x', 'y', 'z']);
+		row('velocity', this.linear);
+		this.angular = inputs('cut-w', ['x', 'y', 'z']);
+		row('angular', this.angular);
+		row('', [action('cut-velocity', 'set velocity', 'the centre of mass\'s velocity (m/s) and the angular velocity (rad/s); empty fields keep it', () => this.submit('velocity'))]);
+		this.impulse = inputs('cut-i', ['x', 'y', 'z']);
+		row('impulse', this.impulse);
+		row('', [action('cut-impulse', 'apply impulse', 'an impulse (N s) at the centre of mass', () => this.submit('impulse'))]);
+		this.friction = inputs('cut-', ['friction'])[0];
+		this.restitution = inputs('cut-', ['restitution'])[0];
+		this.friction.style.width = '60px';
+		this.restitution.style.width = '60px';
+		row('material', [this.friction, this.restitution]);
+		row('', [action('cut-material', 'set material', 'the friction and restitution of the body\'s material (every body of it changes)', () => this.submit('material'))]);
+		this.message = document.createElement('div');
+		this.message.id = 'cut-message';
+		const downloads = document.createElement('div');
+		downloads.className = 'row';
+		this.saveRecording = document.createElement('a');
+		this.saveRecording.id = 'save-recording';
+		this.saveRecording.href = '/api/save/recording';
+		this.saveRecording.download = 'history.cnrec';
+		this.saveRecording.textContent = 'save recording';
+		this.saveRecording.title = 'every frame so far, cuts included, as a .cnrec recording';
+		this.saveScene = document.createElement('a');
+		this.saveScene.id = 'save-scene';
+		this.saveScene.href = '/api/save/scene';
+		this.saveScene.download = 'scene.json';
+		this.saveScene.textContent = 'save scene';
+		this.saveScene.title = 'the world at the last cut (frame 0 before any) as a JSON scene';
+		downloads.append(this.saveRecording, this.saveScene);
+		panel.append(this.message, downloads);
+		this.panel = panel;
+		// above the bar (and the energy plot under it)
+		const view = document.getElementById('view');
+		const bottom = view ? parseFloat(getComputedStyle(view).bottom) : NaN;
+		panel.style.bottom = `${(Number.isFinite(bottom) ? bottom : 56) + 10}px`;
+		document.body.append(panel);
+		if (!this.simulated) this.disable('a recording cannot be cut: view the scene to change it');
+	}
+
+	disable(why) {
+		this.simulated = false;
+		this.fields.disabled = true;
+		this.saveRecording.hidden = true;
+		this.saveScene.hidden = true;
+		this.say(why, false);
+	}
+
+	say(text, error) {
+		this.message.textContent = text;
+		this.message.classList.toggle('error', Boolean(error));
+	}
+
+	/** Called when the pick or the frame shown changes: names the body and fills its position. */
+	refresh() {
+		const i = this.picked();
+		const frame = this.frame();
+		if (i < 0) {
+			this.title.textContent = `frame ${frame}: pick a body`;
+		} else {
+			const body = this.scene.bodies[i];
+			this.title.textContent = `frame ${frame}: ${body.name || `body ${i}`}`;
+		}
+		if (i !== this.filledFor) {
+			this.filledFor = i;
+			const p = i >= 0 ? this.pose(i) : null;
+			this.position.forEach((input, k) => {
+				input.value = p ? String(Number(p[k].toPrecision(6))) : '';
+			});
+		}
+	}
+
+	// The edit the panel's fields describe; throws with what is missing.
+	edit(op) {
+		const i = this.picked();
+		if (i < 0) throw new Error('pick a body first (click it)');
+		const body = this.scene.bodies[i].name || i;
+		const vector = (inputs, what, required) => {
+			const v = inputs.map(number);
+			if (v.every((x) => x === null)) {
+				if (required) throw new Error(`${what}: give x, y and z`);
+				return null;
+			}
+			if (v.some((x) => x === null || !Number.isFinite(x))) throw new Error(`${what}: x, y and z must be numbers`);
+			return v;
+		};
+		if (op === 'move') return { op, body, position: vector(this.position, 'position', true) };
+		if (op === 'velocity') {
+			const edit = { op, body };
+			const linear = vector(this.linear, 'velocity', false);
+			const angular = vector(this.angular, 'angular velocity', false);
+			if (!linear && !angular) throw new Error('give a velocity, an angular velocity or both');
+			if (linear) edit.linear = linear;
+			if (angular) edit.angular = angular;
+			return edit;
+		}
+		if (op === 'impulse') return { op, body, impulse: vector(this.impulse, 'impulse', true) };
+		const edit = { op: 'material', body };
+		const friction = number(this.friction);
+		const restitution = number(this.restitution);
+		if (friction === null && restitution === null) throw new Error('give a friction, a restitution or both');
+		if (friction !== null) edit.friction = friction;
+		if (restitution !== null) edit.restitution = restitution;
+		return edit;
+	}
+
+	async submit(op) {
+		let edit;
+		try {
+			edit = this.edit(op);
+		} catch (error) {
+			this.say(error.message, true);
+			return;
+		}
+		await this.cut(this.frame(), [edit]);
+	}
+
+	/** POST /api/cut; resolves with the server's answer (with `error` when it refused). */
+	async cut(frame, edits) {
+		if (this.busy) return { error: 'a cut is being made' };
+		this.busy = true;
+		this.say(`cutting at frame ${frame}...`, false);
+		try {
+			const r = await postJson('/api/cut', { frame, edits });
+			if (r.status === 409) {
+				this.disable(r.body.error || 'this source cannot be cut');
+				this.say(r.body.error || 'this source cannot be cut', true);
+			} else if (!r.ok) {
+				this.say(r.body.error || `the cut failed (${r.status})`, true);
+			} else {
+				this.say(`cut at frame ${frame}: simulating on from there`, false);
+				this.afterCut(frame, r.body);
+			}
+			return r.body;
+		} catch (error) {
+			this.say(error.message, true);
+			return { error: error.message };
+		} finally {
+			this.busy = false;
+		}
+	}
+}
