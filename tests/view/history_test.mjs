@@ -69,6 +69,8 @@ async function testScene(browser) {
 	// a bad edit: the server's message in the panel, nothing changed
 	await page.evaluate(() => window.cairnViewer.seek(20));
 	await page.evaluate(() => window.cairnViewer.pick('ball'));
+	check(!(await page.isVisible('#cut-friction')), 'the cut panel is closed until opened');
+	await page.click('#cut-open');
 	await page.fill('#cut-friction', '-3');
 	await page.click('#cut-material');
 	await page.waitForFunction(() => /friction|material|negative|must/i.test(window.cairnViewer.cutPanel().message), null, { timeout: 10000 })

@@ -9,6 +9,7 @@ import { postJson } from './history.js';
 const CSS = `
 #cut-panel { position: absolute; right: 12px; bottom: 66px; width: 250px; padding: 6px 8px;
 	background: rgba(20, 24, 28, 0.85); border: 1px solid #3b434c; border-radius: 6px; }
+#cut-panel:not([open]) { width: auto; }
 #cut-panel summary { cursor: pointer; font-weight: bold; }
 #cut-panel fieldset { border: 0; margin: 0; padding: 0; }
 #cut-panel fieldset[disabled] { opacity: 0.5; }
@@ -47,9 +48,12 @@ export class EditPanel {
 	make() {
 		const panel = document.createElement('details');
 		panel.id = 'cut-panel';
-		panel.open = true;
+		// closed until asked for: open, it covers a corner of the scene
+		panel.open = false;
 		const summary = document.createElement('summary');
+		summary.id = 'cut-open';
 		summary.textContent = 'cut here';
+		summary.title = 'change the picked body at the frame shown and simulate on from there';
 		this.title = document.createElement('div');
 		this.fields = document.createElement('fieldset');
 		this.fields.id = 'cut-fields';
