@@ -8,6 +8,8 @@
 // - a velocity edit of the ball typed into the panel at frame 20 and "set velocity": once the frames
 //   after the cut are loaded again, the ball drawn at frame 30 is where /api/frames' new frame 30
 //   puts it, and not where the frame 30 fetched before the cut put it; frame 10 is unchanged;
+// - "set position" at frame 50 (its fields filled in with where the ball is drawn): the ball is
+//   drawn exactly there at frame 50; the timeline shows the sync point and the last cut;
 // - the download links give the edited recording and the scene (200, their content types);
 // On a recording of the same scene: the cut panel is disabled and the downloads hidden; sync
 // points still work.
@@ -99,10 +101,30 @@ async function testScene(browser) {
 	check(same(ball30, ballAt(after[30])), `after the cut the ball at frame 30 is where the new frame 30 puts it (${ball30} vs ${ballAt(after[30])})`);
 	check(!same(ball30, ballAt(before[30])), `and not where it was before the cut (${ballAt(before[30])})`);
 	check(ball30[1] < ballAt(before[30])[1] - 0.1, `the ball moved along -y after the edit (y = ${ball30[1]})`);
+	await page.screenshot({ path: join(work, 'history.png') });
 	await page.evaluate(() => window.cairnViewer.seek(10));
 	check(same(await drawnAt(page, 'ball'), ballAt(before[10])), 'frame 10, before the cut, is unchanged');
 	const hook = await page.evaluate(async () => window.cairnViewer.cut(5, [{ op: 'velocity', body: 'nobody', linear: [0, 0, 0] }]));
 	check(typeof hook.error === 'string' && hook.error.length > 0, `cut() resolves with the server's refusal (${hook.error})`);
+
+	// a second cut, a move through the panel at frame 50: the ball is drawn where it was put
+	await page.evaluate(() => window.cairnViewer.seek(50));
+	const filled = await page.evaluate(() => ['x', 'y', 'z'].map((c) => Number(document.getElementById(`cut-p${c}`).value)));
+	const drawn50 = await drawnAt(page, 'ball');
+	check(filled.every((v, k) => Math.abs(v - drawn50[k]) < 1e-4), `the position fields show where the ball is drawn (${filled})`);
+	await page.fill('#cut-px', '0.5');
+	await page.fill('#cut-py', '1');
+	await page.fill('#cut-pz', '2');
+	await page.click('#cut-move');
+	await page.waitForFunction(() => {
+		const v = window.cairnViewer;
+		return v.cuts().cuts === 2 && v.complete && v.loadedFrames === v.frameCount && v.frameCount > 50;
+	}, null, { timeout: 20000 });
+	await page.evaluate(() => window.cairnViewer.seek(50));
+	const moved = await drawnAt(page, 'ball');
+	check(same(moved, [0.5, 1, 2]), `set position: the ball drawn at (0.5, 1, 2) at frame 50 (${moved})`);
+	const ticks2 = await page.$$eval('#sync-ticks span', (spans) => spans.map((s) => `${s.className}${s.dataset.frame}`));
+	check(same(ticks2, ['10', 'cut50']), `ticks: the sync point and the last cut (${ticks2})`);
 
 	// downloads
 	const links = await page.evaluate(() => ['#save-recording', '#save-scene'].map((s) => {

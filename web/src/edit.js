@@ -141,7 +141,7 @@ export class EditPanel {
 		this.message.classList.toggle('error', Boolean(error));
 	}
 
-	/** Called when the pick or the frame shown changes: names the body and fills its position. */
+	/** Called when the pick or the frame shown changes: names the body and fills in its position. */
 	refresh() {
 		const i = this.picked();
 		const frame = this.frame();
@@ -151,8 +151,11 @@ export class EditPanel {
 			const body = this.scene.bodies[i];
 			this.title.textContent = `frame ${frame}: ${body.name || `body ${i}`}`;
 		}
-		if (i !== this.filledFor) {
-			this.filledFor = i;
+		// where the body is drawn at the frame shown, unless the position is being typed
+		const key = `${i}@${frame}`;
+		const typing = this.position.includes(document.activeElement);
+		if (key !== this.filledFor && !typing) {
+			this.filledFor = key;
 			const p = i >= 0 ? this.pose(i) : null;
 			this.position.forEach((input, k) => {
 				input.value = p ? String(Number(p[k].toPrecision(6))) : '';
