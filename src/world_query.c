@@ -3,6 +3,8 @@
 // deep each contact method lets shapes sink into each other.
 #include "world.h"
 
+#include <string.h>
+
 double cnWorld_GetMaxPenetration( const cnWorld* world )
 {
 	// separations are signed distances along the normal, negative when the shapes overlap; the
@@ -44,11 +46,16 @@ uint64_t cnWorld_Hash( const cnWorld* world )
 			continue;
 		}
 		double values[7] = { b->xf.p.x, b->xf.p.y, b->xf.p.z, b->xf.q.w, b->xf.q.x, b->xf.q.y, b->xf.q.z };
-		const unsigned char* bytes = (const unsigned char*)values;
-		for ( size_t k = 0; k < sizeof( values ); ++k )
+		for ( int v = 0; v < 7; ++v )
 		{
-			h ^= bytes[k];
-			h *= 1099511628211ull;
+			// the bytes of each double, least significant first (its memory order on x86 and ARM)
+			uint64_t bits;
+			memcpy( &bits, values + v, sizeof( bits ) );
+			for ( int k = 0; k < 8; ++k )
+			{
+				h ^= ( bits >> ( 8 * k ) ) & 0xffu;
+				h *= 1099511628211ull;
+			}
 		}
 	}
 	return h;

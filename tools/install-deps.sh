@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Cairn needs to build and test on Debian 12 (run as root, or with sudo available).
 set -euo pipefail
-packages=(cmake make gcc clang pkg-config libcjson-dev libxml2-dev libpng-dev libqhull-dev libassimp-dev povray ffmpeg blender librsvg2-bin nodejs python3-numpy python3-pip
+packages=(cmake make gcc clang clang-tools valgrind pkg-config libcjson-dev libxml2-dev libpng-dev libqhull-dev libassimp-dev povray ffmpeg blender librsvg2-bin nodejs python3-numpy python3-pip
   libmicrohttpd-dev chromium)
 # libmicrohttpd: the server of `cairn view`; Chromium: its browser tests (playwright-core drives
 # Debian's /usr/bin/chromium; the build runs `npm ci --prefix web` for three.js, esbuild, playwright-core)

@@ -182,14 +182,15 @@ double cliPlotValue( const cliPlotSeries* s, int i )
 			return data->potential[i];
 		case cliPlotKind_momentum:
 			return plComponent( data->momentum[i], s->component );
+		// the per-body kinds always have a body (cliBuildPlotLayout)
 		case cliPlotKind_position:
-			return plComponent( body->position[i], s->component );
+			return body != NULL ? plComponent( body->position[i], s->component ) : NAN;
 		case cliPlotKind_height:
-			return cnDot( body->position[i], data->up );
+			return body != NULL ? cnDot( body->position[i], data->up ) : NAN;
 		case cliPlotKind_distance:
-			return cnLength( body->position[i] );
+			return body != NULL ? cnLength( body->position[i] ) : NAN;
 		case cliPlotKind_speed:
-			return body->speed[i];
+			return body != NULL ? body->speed[i] : NAN;
 		default:
 			return NAN;
 	}
@@ -214,7 +215,8 @@ static char* plSeriesLabel( const cliPlotData* data, cliPlotKind kind, int compo
 {
 	static const char* const axes[3] = { "x", "y", "z" };
 	const char* name = body >= 0 ? data->bodies[body].name : "";
-	const char* what = kind == cliPlotKind_position ? axes[component] : cliPlotKinds[kind].name;
+	const char* axis = component >= 0 && component < 3 ? axes[component] : "";
+	const char* what = kind == cliPlotKind_position ? axis : cliPlotKinds[kind].name;
 	size_t size = strlen( name ) + strlen( what ) + 16;
 	char* label = malloc( size );
 	if ( label == NULL )
@@ -227,7 +229,7 @@ static char* plSeriesLabel( const cliPlotData* data, cliPlotKind kind, int compo
 	}
 	else if ( kind == cliPlotKind_momentum )
 	{
-		snprintf( label, size, "momentum %s", axes[component] );
+		snprintf( label, size, "momentum %s", axis );
 	}
 	else
 	{

@@ -64,6 +64,12 @@ pid_t cliStartProgram( const char* const* argv, const char* cwd, const char* log
 	{
 		argc += 1;
 	}
+	if ( argc == 0 )
+	{
+		posix_spawn_file_actions_destroy( &actions );
+		cliError( "no program to start" );
+		return -1;
+	}
 	const char** args = calloc( (size_t)argc + 5, sizeof( char* ) );
 	if ( args == NULL )
 	{

@@ -120,7 +120,7 @@ static int cnEmitManifolds( const cnPointList* list, cnTransform xf, bool flip, 
 	int* group = malloc( (size_t)n * sizeof( int ) );
 	int* leader = malloc( (size_t)n * sizeof( int ) );
 	double* depth = malloc( (size_t)n * sizeof( double ) );
-	cnClipPoint* clip = malloc( (size_t)n * sizeof( cnClipPoint ) );
+	cnClipPoint* clip = calloc( (size_t)n, sizeof( cnClipPoint ) );
 	if ( group == NULL || leader == NULL || depth == NULL || clip == NULL )
 	{
 		free( group );
@@ -440,7 +440,8 @@ static bool cnConvexTriangle( void* context, int t, const cnVec3 v[3] )
 	}
 	uint8_t flags = cnSourceEdgeFlags( q->source, t );
 	bool active;
-	if ( top == 3 || cnDot( n, fn ) >= CN_MESH_FACE_COS )
+	// top == 0 only for a normal that is not finite: no feature to choose, the face stands in
+	if ( top == 3 || top == 0 || cnDot( n, fn ) >= CN_MESH_FACE_COS )
 	{
 		active = false;
 	}

@@ -429,7 +429,6 @@ static void cnRotateNodes( cnDynamicTree* tree, int32_t iA )
 		if ( costCE < bestCost )
 		{
 			best = rotateCE;
-			bestCost = costCE;
 		}
 
 		switch ( best )

@@ -47,8 +47,9 @@ cnHeightfield* cnCreateHeightfield( int columns, int rows, const double* heights
 	h->heights = copy;
 	h->sizeX = sizeX;
 	h->sizeY = sizeY;
-	h->minHeight = h->maxHeight = copy[0];
-	for ( size_t k = 1; k < n; ++k )
+	h->minHeight = INFINITY;
+	h->maxHeight = -INFINITY;
+	for ( size_t k = 0; k < n; ++k )
 	{
 		h->minHeight = fmin( h->minHeight, copy[k] );
 		h->maxHeight = fmax( h->maxHeight, copy[k] );

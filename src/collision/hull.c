@@ -325,7 +325,7 @@ static bool cnReadQhull( qhT* qh, int count, cnHull* h )
 	h->faceNormals = malloc( (size_t)faceCount * sizeof( cnVec3 ) );
 	h->faceOffsets = malloc( (size_t)faceCount * sizeof( double ) );
 	h->faceFirst = malloc( (size_t)( faceCount + 1 ) * sizeof( int ) );
-	h->faceVertices = malloc( (size_t)loopLength * sizeof( int ) );
+	h->faceVertices = calloc( (size_t)loopLength, sizeof( int ) );
 	h->triangles = malloc( (size_t)( 3 * h->triangleCount ) * sizeof( int ) );
 	if ( h->vertices == NULL || h->faceNormals == NULL || h->faceOffsets == NULL || h->faceFirst == NULL ||
 		 h->faceVertices == NULL || h->triangles == NULL )

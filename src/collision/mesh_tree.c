@@ -75,6 +75,11 @@ static int cnBuildNode( cnTreeBuilder* b, int first, int count )
 bool cnMeshBuildTree( cnMesh* mesh )
 {
 	int n = mesh->triangleCount;
+	if ( n <= 0 )
+	{
+		// cnCreateMesh refuses a mesh without triangles before it gets here
+		return false;
+	}
 	// a binary tree with leaves of at least one triangle has fewer than 2 n nodes
 	mesh->nodes = malloc( (size_t)( 2 * n ) * sizeof( cnMeshNode ) );
 	mesh->order = malloc( (size_t)n * sizeof( int ) );

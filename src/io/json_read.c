@@ -278,7 +278,7 @@ bool cnJsonCheckKeys( cnLoader* L, const cJSON* item, const char* const* allowed
 		const char* key = child->string != NULL ? child->string : "";
 		for ( const cJSON* before = item->child; before != child; before = before->next )
 		{
-			if ( strcmp( before->string, key ) == 0 )
+			if ( strcmp( before->string != NULL ? before->string : "", key ) == 0 )
 			{
 				return cnJsonFailAt( L, key, "duplicate key \"%s\"", key );
 			}
@@ -506,7 +506,7 @@ static bool cnQuatValue( cnLoader* L, const cJSON* item, cnQuat* q )
 // first, then pitch about the fixed y, then yaw about the fixed z.
 static bool cnEulerValue( cnLoader* L, const cJSON* item, cnQuat* q )
 {
-	double v[3];
+	double v[3] = { 0.0, 0.0, 0.0 };
 	if ( cnJsonArrayValue( L, item, 3, "[roll, pitch, yaw] in degrees", cnJsonCheck_any, v ) == false )
 	{
 		return false;

@@ -32,7 +32,8 @@ typedef struct cnMeshBuffer
 
 static bool cnReserve( void** items, int* capacity, int needed, size_t size )
 {
-	if ( needed <= *capacity )
+	// (an empty array is allocated too, so that a capacity of 0 never leaves it NULL)
+	if ( needed <= *capacity && *items != NULL )
 	{
 		return true;
 	}
@@ -81,7 +82,8 @@ static void cnGatherNode( const struct aiScene* scene, const struct aiNode* node
 	{
 		const struct aiMesh* mesh = scene->mMeshes[node->mMeshes[k]];
 		int base = b->vertexCount;
-		if ( mesh->mNumVertices > (unsigned)( 1 << 28 ) ||
+		// bounded so that 3 (triangles + faces) below cannot overflow an int
+		if ( mesh->mNumVertices > (unsigned)( 1 << 28 ) || mesh->mNumFaces > (unsigned)( 1 << 28 ) ||
 			 cnReserve( (void**)&b->vertices, &b->vertexCapacity, base + (int)mesh->mNumVertices, sizeof( cnVec3 ) ) == false ||
 			 cnReserve( (void**)&b->indices, &b->triangleCapacity, 3 * ( b->triangleCount + (int)mesh->mNumFaces ),
 						sizeof( int ) ) == false )

@@ -639,6 +639,12 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 	for ( uint32_t f = 0; f < frameCount; ++f )
 	{
 		const uint8_t* frame = cnReader_Take( &r, frameBytes );
+		if ( frame == NULL )
+		{
+			// cannot happen after the size check above; said so for the static analyzer
+			cnSetError( cnError_badInput, "%s: truncated: frame %u", path, f );
+			return false;
+		}
 		double time = cnGetF64( frame );
 		if ( !isfinite( time ) || ( f > 0 && time < rec->times[f - 1] ) )
 		{

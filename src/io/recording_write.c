@@ -520,7 +520,7 @@ cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 	r->name = cnIoCopyString( name );
 	r->world = world;
 	r->bodyCount = def->bodies != NULL ? def->bodyCount : cnWorld_GetBodyCount( world );
-	r->bodies = malloc( sizeof( cnBodyId ) * (size_t)( r->bodyCount > 0 ? r->bodyCount : 1 ) );
+	r->bodies = calloc( (size_t)( r->bodyCount > 0 ? r->bodyCount : 1 ), sizeof( cnBodyId ) );
 	if ( r->name == NULL || r->bodies == NULL )
 	{
 		cnSetError( cnError_outOfMemory, "%s: out of memory", name );

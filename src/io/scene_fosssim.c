@@ -719,7 +719,7 @@ static bool cnXmlReadTag( cnXmlLoader* L, const xmlNode* node )
 		{
 			return false;
 		}
-		if ( strcmp( type, "rigid-body" ) != 0 )
+		if ( type == NULL || strcmp( type, "rigid-body" ) != 0 )
 		{
 			return cnXmlFail( L, line, "<simtype>: type \"%s\" is not supported (Cairn loads rigid-body scenes)", type );
 		}
@@ -1198,11 +1198,11 @@ static cnFosssimScene* cnXmlLoad( cnXmlLoader* L, const char* path, const cnMeth
 	}
 
 	const xmlNode* root = xmlDocGetRootElement( doc );
-	bool ok = true;
-	if ( root == NULL || strcmp( (const char*)root->name, "scene" ) != 0 )
+	bool ok = root != NULL && strcmp( (const char*)root->name, "scene" ) == 0;
+	if ( ok == false )
 	{
-		ok = cnXmlFail( L, root != NULL ? cnXmlLine( root ) : 0, "the root element must be <scene>, got <%s>",
-						root != NULL ? (const char*)root->name : "" );
+		cnXmlFail( L, root != NULL ? cnXmlLine( root ) : 0, "the root element must be <scene>, got <%s>",
+				   root != NULL ? (const char*)root->name : "" );
 	}
 	if ( ok && root->properties != NULL )
 	{

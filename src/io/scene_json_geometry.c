@@ -40,7 +40,7 @@ static bool cnReadRows( cnLoader* L, const cJSON* obj, const char* key, int widt
 		cnJsonPopPath( L, saved );
 		return ok;
 	}
-	double* v = malloc( (size_t)n * (size_t)width * sizeof( double ) );
+	double* v = calloc( (size_t)n * (size_t)width, sizeof( double ) );
 	if ( v == NULL )
 	{
 		cnJsonPopPath( L, saved );
@@ -503,7 +503,7 @@ int cnJsonReadCompound( cnLoader* L, const cJSON* s, cnHull** hulls, int capacit
 		return -1;
 	}
 	int n = cnMesh_GetVertexCount( mesh );
-	int* piece = malloc( (size_t)n * sizeof( int ) );
+	int* piece = calloc( (size_t)n, sizeof( int ) );
 	cnVec3* points = malloc( (size_t)n * sizeof( cnVec3 ) );
 	int pieces = piece != NULL && points != NULL ? cnMeshPieces( mesh, piece ) : -1;
 	if ( pieces < 0 )

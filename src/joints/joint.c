@@ -651,7 +651,7 @@ double cnJoint_GetSpeed( const cnWorld* world, cnJointId id )
 	probe.minLength = 0.0;
 	cnJointRow rows[CN_JOINT_MAX_ROWS];
 	cnJointRows( &probe, &a, &b, rows );
-	const cnJointRow* r = rows;
+	const cnJointRow* r;
 	switch ( j->type )
 	{
 		case cnJoint_hinge:

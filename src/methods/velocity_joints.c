@@ -1498,7 +1498,7 @@ void cnVelocityProjectJointPositions( cnVelocityStep* s )
 			for ( int k = 0; k < m; ++k )
 			{
 				const cnVelocityJointRow* jr = s->jointRows + eq[k];
-				if ( jr->joint != current )
+				if ( k == 0 || jr->joint != current )
 				{
 					current = jr->joint;
 					cnJointPose a = cnJointBodyPose( world, current->bodyA );

@@ -236,7 +236,8 @@ static void cnBoxBuildLcp( const cnBoxMap* map, int n, const double* A, const do
 			M[(size_t)c + (size_t)a * mm] = -1.0;
 			q[c] = map->bhi[i] - map->blo[i];
 		}
-		if ( kind == cnBox_friction )
+		// (friction rows exist only with a friction index)
+		if ( kind == cnBox_friction && findex != NULL )
 		{
 			// a _|_ w + s, c _|_ -w + s, s _|_ mu (lo_f + a_f) - a - c
 			int f = findex[i];
@@ -272,7 +273,7 @@ static void cnBoxRecover( const cnBoxMap* map, int n, const double* x, const dou
 	for ( int i = 0; i < n; ++i )
 	{
 		double l = map->blo[i], h = map->bhi[i];
-		if ( map->kind[i] == cnBox_friction )
+		if ( map->kind[i] == cnBox_friction && findex != NULL )
 		{
 			double bound = hi[i] * fmax( z[findex[i]], 0.0 );
 			l = -bound;

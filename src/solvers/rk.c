@@ -98,6 +98,15 @@ static void cnRkCombine( const cnRkTableau* tableau, const double* w, int count,
 			term[terms++] = j;
 		}
 	}
+	if ( terms == 0 )
+	{
+		// no term: y0 (or 0)
+		for ( int i = 0; i < n; ++i )
+		{
+			out[i] = y0 != NULL ? y0[i] : 0.0;
+		}
+		return;
+	}
 	if ( terms == 1 )
 	{
 		// a lone term is y0 + (h w) k, as DOPRI5 writes its second stage
