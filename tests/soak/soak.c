@@ -196,9 +196,20 @@ static bool cnSoakChance( cnSoakScene* s, double p )
 	return lcgUniform( &s->rng, 0.0, 1.0 ) < p;
 }
 
+// A vector of independent uniform components in [lo, hi), drawn x, y, z in that order. Every draw
+// of the generator is a statement of its own: C leaves the order in which a call's arguments are
+// evaluated to the compiler (gcc and clang differ), and a seed must make the same scene in both.
+static cnVec3 cnSoakUniformVec( cnSoakScene* s, cnVec3 lo, cnVec3 hi )
+{
+	double x = cnSoakUniform( s, lo.x, hi.x );
+	double y = cnSoakUniform( s, lo.y, hi.y );
+	double z = cnSoakUniform( s, lo.z, hi.z );
+	return cnV3( x, y, z );
+}
+
 static cnQuat cnSoakRandomRotation( cnSoakScene* s )
 {
-	cnVec3 axis = cnV3( cnSoakUniform( s, -1.0, 1.0 ), cnSoakUniform( s, -1.0, 1.0 ), cnSoakUniform( s, -1.0, 1.0 ) );
+	cnVec3 axis = cnSoakUniformVec( s, cnV3( -1.0, -1.0, -1.0 ), cnV3( 1.0, 1.0, 1.0 ) );
 	if ( cnLength( axis ) < 1e-3 )
 	{
 		axis = cnV3( 0.0, 0.0, 1.0 );
@@ -283,8 +294,7 @@ static double cnSoakRandomShape( cnSoakScene* s, cnShapeDef* def, double size, c
 			return size;
 		case 1:
 			def->type = cnShape_box;
-			def->halfExtents = cnV3( size * cnSoakUniform( s, 0.4, 1.0 ), size * cnSoakUniform( s, 0.4, 1.0 ),
-									 size * cnSoakUniform( s, 0.4, 1.0 ) );
+			def->halfExtents = cnMulSV( size, cnSoakUniformVec( s, cnV3( 0.4, 0.4, 0.4 ), cnV3( 1.0, 1.0, 1.0 ) ) );
 			return cnLength( def->halfExtents );
 		case 2:
 			def->type = cnShape_capsule;
@@ -301,7 +311,7 @@ static double cnSoakRandomShape( cnSoakScene* s, cnShapeDef* def, double size, c
 			// points on a sphere of radius size, squashed a little: the hull is never flat
 			cnVec3 points[CN_SOAK_HULL_POINTS];
 			int count = 6 + cnSoakInt( s, CN_SOAK_HULL_POINTS - 5 );
-			cnVec3 squash = cnV3( cnSoakUniform( s, 0.5, 1.0 ), cnSoakUniform( s, 0.5, 1.0 ), cnSoakUniform( s, 0.5, 1.0 ) );
+			cnVec3 squash = cnSoakUniformVec( s, cnV3( 0.5, 0.5, 0.5 ), cnV3( 1.0, 1.0, 1.0 ) );
 			double reach = 0.0;
 			for ( int i = 0; i < count; ++i )
 			{
@@ -349,8 +359,8 @@ static void cnSoakAddDynamic( cnSoakScene* s, cnVec3 position, double size, bool
 	bd.orientation = cnSoakRandomRotation( s );
 	if ( moving )
 	{
-		bd.linearVelocity = cnV3( cnSoakUniform( s, -3.0, 3.0 ), cnSoakUniform( s, -3.0, 3.0 ), cnSoakUniform( s, -3.0, 2.0 ) );
-		bd.angularVelocity = cnV3( cnSoakUniform( s, -4.0, 4.0 ), cnSoakUniform( s, -4.0, 4.0 ), cnSoakUniform( s, -4.0, 4.0 ) );
+		bd.linearVelocity = cnSoakUniformVec( s, cnV3( -3.0, -3.0, -3.0 ), cnV3( 3.0, 3.0, 2.0 ) );
+		bd.angularVelocity = cnSoakUniformVec( s, cnV3( -4.0, -4.0, -4.0 ), cnV3( 4.0, 4.0, 4.0 ) );
 	}
 	if ( cnSoakChance( s, 0.1 ) )
 	{
@@ -428,7 +438,8 @@ static void cnSoakAddChain( cnSoakScene* s, cnVec3 top )
 	for ( int i = 0; i < links; ++i )
 	{
 		// each link hangs below its anchor, tilted a little so the chain swings
-		cnVec3 center = cnAdd( anchor, cnV3( cnSoakUniform( s, -0.5, 0.5 ) * half, cnSoakUniform( s, -0.5, 0.5 ) * half, -half ) );
+		cnVec3 tilt = cnSoakUniformVec( s, cnV3( -0.5, -0.5, -1.0 ), cnV3( 0.5, 0.5, -1.0 ) );
+		cnVec3 center = cnMulAdd( anchor, half, tilt );
 		cnBodyDef bd = cnDefaultBodyDef();
 		bd.position = center;
 		cnBodyId id = cnCreateBody( s->world, &bd );
@@ -452,7 +463,7 @@ static void cnSoakAddChain( cnSoakScene* s, cnVec3 top )
 		cnJointDef base = { 0 };
 		base.bodyA = id;
 		base.bodyB = previous;
-		cnVec3 axis = cnNormalize( cnV3( cnSoakUniform( s, -1.0, 1.0 ), cnSoakUniform( s, -1.0, 1.0 ), 0.3 ) );
+		cnVec3 axis = cnNormalize( cnSoakUniformVec( s, cnV3( -1.0, -1.0, 0.3 ), cnV3( 1.0, 1.0, 0.3 ) ) );
 		cnJointId joint = cnJointId_null;
 		switch ( cnSoakInt( s, cnJoint_count ) )
 		{
@@ -662,8 +673,8 @@ static void cnSoakBuild( cnSoakScene* s, const cnSoakOptions* o )
 	int obstacles = cnSoakInt( s, 3 );
 	for ( int i = 0; i < obstacles; ++i )
 	{
-		cnVec3 half = cnV3( cnSoakUniform( s, 0.2, 1.0 ), cnSoakUniform( s, 0.2, 1.0 ), cnSoakUniform( s, 0.05, 0.3 ) );
-		cnVec3 p = cnV3( cnSoakUniform( s, -spread, spread ), cnSoakUniform( s, -spread, spread ), half.z );
+		cnVec3 half = cnSoakUniformVec( s, cnV3( 0.2, 0.2, 0.05 ), cnV3( 1.0, 1.0, 0.3 ) );
+		cnVec3 p = cnSoakUniformVec( s, cnV3( -spread, -spread, half.z ), cnV3( spread, spread, half.z ) );
 		cnSoakAddBox( s, cnBody_static, p, cnQuatFromAxisAngle( cnV3( 1.0, 0.0, 0.0 ), cnSoakUniform( s, -0.3, 0.3 ) ), half );
 	}
 
@@ -717,9 +728,9 @@ static void cnSoakBuild( cnSoakScene* s, const cnSoakOptions* o )
 		int column = i % side, row = ( i / side ) % side, layer = i / ( side * side );
 		double size = cnSoakUniform( s, 0.3, 1.0 ) * maxSize;
 		double room = 0.5 * cell - 1.9 * size;
-		cnVec3 p = cnV3( ( column - 0.5 * side ) * cell + cnSoakUniform( s, -room, room ),
-						 ( row - 0.5 * side ) * cell + cnSoakUniform( s, -room, room ),
-						 base + 0.5 * cell + layer * cell );
+		cnVec3 jitter = cnSoakUniformVec( s, cnV3( -room, -room, 0.0 ), cnV3( room, room, 0.0 ) );
+		cnVec3 p = cnAdd( cnV3( ( column - 0.5 * side ) * cell, ( row - 0.5 * side ) * cell, base + 0.5 * cell + layer * cell ),
+						  jitter );
 		// above the obstacles: they reach at most 0.9 m up
 		p.z += obstacles > 0 ? 1.0 : 0.0;
 		cnSoakAddDynamic( s, p, size, moving );
@@ -747,7 +758,8 @@ static void cnSoakBuild( cnSoakScene* s, const cnSoakOptions* o )
 		}
 		cnForceDef fd = cnDefaultForceDef();
 		fd.body = s->bodies[k].id;
-		fd.vector = cnMulSV( s->bodies[k].mass * 20.0, cnNormalize( cnV3( cnSoakUniform( s, -1.0, 1.0 ), cnSoakUniform( s, -1.0, 1.0 ), 0.5 ) ) );
+		cnVec3 direction = cnNormalize( cnSoakUniformVec( s, cnV3( -1.0, -1.0, 0.5 ), cnV3( 1.0, 1.0, 0.5 ) ) );
+		fd.vector = cnMulSV( s->bodies[k].mass * 20.0, direction );
 		fd.t0 = s->forceT0 = cnSoakUniform( s, 0.1, 1.0 );
 		fd.t1 = s->forceT1 = fd.t0 + cnSoakUniform( s, 0.05, 0.5 );
 		cnCreateForce( s->world, &fd );
@@ -1050,7 +1062,8 @@ static int cnSoakRunScene( cnSoakScene* s, const cnSoakOptions* o, double deadli
 		if ( step == s->spawnStep )
 		{
 			// a body dropped from above the scene: energy comes in with it
-			cnSoakAddDynamic( s, cnV3( cnSoakUniform( s, -1.0, 1.0 ), cnSoakUniform( s, -1.0, 1.0 ), s->spawnHeight ), 0.2, true );
+			cnVec3 at = cnSoakUniformVec( s, cnV3( -1.0, -1.0, s->spawnHeight ), cnV3( 1.0, 1.0, s->spawnHeight ) );
+			cnSoakAddDynamic( s, at, 0.2, true );
 			input = true;
 		}
 		if ( cnWorld_Step( s->world, s->timeStep ) == false )
