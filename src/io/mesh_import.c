@@ -28,6 +28,8 @@ typedef struct cnMeshBuffer
 	int* indices;
 	int triangleCount, triangleCapacity;
 	bool failed;
+	// what assimp handed over is inconsistent (a face naming a vertex the mesh lacks): bad input
+	bool broken;
 } cnMeshBuffer;
 
 static bool cnReserve( void** items, int* capacity, int needed, size_t size )
@@ -78,9 +80,20 @@ static void cnGatherNode( const struct aiScene* scene, const struct aiNode* node
 						  cnVec3 scale, cnMeshBuffer* b, int depth )
 {
 	struct aiMatrix4x4 m = cnMulMatrix( parent, &node->mTransformation );
-	for ( unsigned k = 0; k < node->mNumMeshes && b->failed == false; ++k )
+	for ( unsigned k = 0; k < node->mNumMeshes && b->failed == false && b->broken == false; ++k )
 	{
+		// assimp does not check everything its readers produce (a PLY face may name any vertex)
+		if ( node->mMeshes[k] >= scene->mNumMeshes || scene->mMeshes[node->mMeshes[k]] == NULL )
+		{
+			b->broken = true;
+			return;
+		}
 		const struct aiMesh* mesh = scene->mMeshes[node->mMeshes[k]];
+		if ( ( mesh->mNumVertices > 0 && mesh->mVertices == NULL ) || ( mesh->mNumFaces > 0 && mesh->mFaces == NULL ) )
+		{
+			b->broken = true;
+			return;
+		}
 		int base = b->vertexCount;
 		// bounded so that 3 (triangles + faces) below cannot overflow an int
 		if ( mesh->mNumVertices > (unsigned)( 1 << 28 ) || mesh->mNumFaces > (unsigned)( 1 << 28 ) ||
@@ -107,6 +120,12 @@ static void cnGatherNode( const struct aiScene* scene, const struct aiNode* node
 			{
 				continue;
 			}
+			if ( face->mIndices == NULL || face->mIndices[0] >= mesh->mNumVertices ||
+				 face->mIndices[1] >= mesh->mNumVertices || face->mIndices[2] >= mesh->mNumVertices )
+			{
+				b->broken = true;
+				return;
+			}
 			for ( int c = 0; c < 3; ++c )
 			{
 				b->indices[3 * b->triangleCount + c] = base + (int)face->mIndices[c];
@@ -115,9 +134,12 @@ static void cnGatherNode( const struct aiScene* scene, const struct aiNode* node
 		}
 	}
 	// a scene graph deeper than this is a cycle or an attack, not a model
-	for ( unsigned c = 0; c < node->mNumChildren && depth < 256 && b->failed == false; ++c )
+	for ( unsigned c = 0; c < node->mNumChildren && depth < 256 && b->failed == false && b->broken == false; ++c )
 	{
-		cnGatherNode( scene, node->mChildren[c], &m, scale, b, depth + 1 );
+		if ( node->mChildren[c] != NULL )
+		{
+			cnGatherNode( scene, node->mChildren[c], &m, scale, b, depth + 1 );
+		}
 	}
 }
 
@@ -308,7 +330,11 @@ cnMesh* cnLoadMesh( const char* path, cnVec3 scale )
 	aiReleaseImport( scene );
 
 	cnMesh* mesh = NULL;
-	if ( b.failed || ( b.triangleCount > 0 && cnWeldVertices( &b ) == false ) )
+	if ( b.broken )
+	{
+		cnSetError( cnError_badInput, "%s: a face refers to a vertex the file does not have", path );
+	}
+	else if ( b.failed || ( b.triangleCount > 0 && cnWeldVertices( &b ) == false ) )
 	{
 		cnSetError( cnError_outOfMemory, "%s: out of memory reading the mesh", path );
 	}
