@@ -493,9 +493,12 @@ static void cnGetShape( cnSnapReader* r, const cnLoadedGeometry* table, cnShape*
 	{
 		return;
 	}
-	g->hull = hull >= 0 ? cnHullRetain( table->hulls[hull] ) : NULL;
-	g->mesh = mesh >= 0 ? cnMeshRetain( table->meshes[mesh] ) : NULL;
-	g->heightfield = heightfield >= 0 ? cnHeightfieldRetain( table->heightfields[heightfield] ) : NULL;
+	// (an index >= 0 was checked against a count of objects read, so the table is there; said again
+	// for the analyzer, which does not follow cnGetIndex)
+	g->hull = hull >= 0 && table->hulls != NULL ? cnHullRetain( table->hulls[hull] ) : NULL;
+	g->mesh = mesh >= 0 && table->meshes != NULL ? cnMeshRetain( table->meshes[mesh] ) : NULL;
+	g->heightfield =
+		heightfield >= 0 && table->heightfields != NULL ? cnHeightfieldRetain( table->heightfields[heightfield] ) : NULL;
 	s->local = cnGetTransform( r );
 	s->body = cnGetI32( r );
 	s->generation = cnGetU32( r );
