@@ -20,6 +20,7 @@
 #include "view_assets.h"
 #include "view_text.h"
 
+#include <stdatomic.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
@@ -45,6 +46,9 @@ struct cliViewServer
 	/// bound to an address other machines reach
 	bool checkHost;
 	char hostNames[4][80];
+	/// set once the fields above are filled, after the daemon's threads have started (the port is
+	/// known only then): a request that comes earlier is refused rather than read them half-written
+	atomic_bool ready;
 	/// the part of /api/scene that never changes: name, source, fps, bodies, shapes and joints
 	char* sceneJson;
 	size_t sceneJsonSize;
@@ -621,6 +625,10 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 	{
 		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "an HTTP/1.1 request needs a Host header" );
 	}
+	if ( atomic_load_explicit( &server->ready, memory_order_acquire ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_SERVICE_UNAVAILABLE, "the viewer is starting" );
+	}
 	if ( cliViewServer_HostAllowed( server, connection ) == false )
 	{
 		return cliViewServer_Error( connection, MHD_HTTP_FORBIDDEN, "unknown Host" );
@@ -798,6 +806,7 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 	bool bracket = address->sa_family == AF_INET6;
 	snprintf( server->hostNames[3], sizeof( server->hostNames[3] ), "%s%.40s%s:%d", bracket ? "[" : "", numeric,
 			  bracket ? "]" : "", server->port );
+	atomic_store_explicit( &server->ready, true, memory_order_release );
 	return server;
 }
 

@@ -374,21 +374,26 @@ bool cliViewSource_Start( cliViewSource* source )
 	{
 		return true;
 	}
-	if ( pthread_create( &source->thread, NULL, cliViewSource_Run, source ) != 0 )
-	{
-		return false;
-	}
-	source->threadStarted = true;
-	return true;
+	// under the lock: a cut on a server thread (cliViewSource_Restart) reads these
+	pthread_mutex_lock( &source->lock );
+	bool started = pthread_create( &source->thread, NULL, cliViewSource_Run, source ) == 0;
+	source->threadStarted = started;
+	pthread_mutex_unlock( &source->lock );
+	return started;
 }
 
 bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame )
 {
-	if ( source->threadStarted )
+	pthread_mutex_lock( &source->lock );
+	bool started = source->threadStarted;
+	pthread_t thread = source->thread;
+	source->threadStarted = false;
+	pthread_mutex_unlock( &source->lock );
+	if ( started )
 	{
+		// (outside the lock: the run takes it to write its frames)
 		cnWorld_Cancel( source->scene->world );
-		pthread_join( source->thread, NULL );
-		source->threadStarted = false;
+		pthread_join( thread, NULL );
 	}
 	pthread_mutex_lock( &source->lock );
 	cnDestroyWorld( source->scene->world );
