@@ -67,6 +67,7 @@ if(CAIRN_VIEWER_ENABLED)
     COMMENT "embedding the viewer's page" VERBATIM)
   target_sources(cairn PRIVATE ${CAIRN_VIEW_DIR}/view_server.c ${CAIRN_VIEW_DIR}/view_source.c
     ${CAIRN_VIEW_DIR}/view_compare.c ${CAIRN_VIEW_DIR}/view_history.c ${CAIRN_VIEW_DIR}/view_edit.c
+    ${CAIRN_VIEW_DIR}/view_scene_edit.c
     ${CAIRN_VIEW_DIR}/view_text.c ${CAIRN_VIEW_BUILD_DIR}/view_assets.c)
   target_compile_definitions(cairn PRIVATE CAIRN_VIEWER)
   target_link_libraries(cairn PRIVATE PkgConfig::MICROHTTPD Threads::Threads)

@@ -51,6 +51,57 @@ void cliViewEdit_Completed( void* requestContext )
 	}
 }
 
+int cliViewEdit_ReadBody( struct MHD_Connection* connection, const char* uploadData, size_t* uploadSize,
+						  void** requestContext, size_t maxBytes, const char** data, size_t* size )
+{
+	cliViewBody* body = *requestContext;
+	if ( body == NULL )
+	{
+		// a Content-Length over the cap is refused before a byte is read
+		const char* length = MHD_lookup_connection_value( connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH );
+		if ( length != NULL && ( strlen( length ) > 9 || strtol( length, NULL, 10 ) > (long)maxBytes ) )
+		{
+			return -1;
+		}
+		body = calloc( 1, sizeof( cliViewBody ) );
+		if ( body == NULL )
+		{
+			return -2;
+		}
+		*requestContext = body;
+		return 0;
+	}
+	if ( *uploadSize > 0 )
+	{
+		if ( body->tooLarge == false && body->size + *uploadSize <= maxBytes )
+		{
+			char* grown = realloc( body->data, body->size + *uploadSize + 1 );
+			if ( grown == NULL )
+			{
+				return -2;
+			}
+			memcpy( grown + body->size, uploadData, *uploadSize );
+			body->data = grown;
+			body->size += *uploadSize;
+			body->data[body->size] = 0;
+		}
+		else
+		{
+			// (read on to the end, so the answer is a 413 rather than a dropped connection)
+			body->tooLarge = true;
+		}
+		*uploadSize = 0;
+		return 0;
+	}
+	if ( body->tooLarge )
+	{
+		return -1;
+	}
+	*data = body->data;
+	*size = body->size;
+	return 1;
+}
+
 // ---------------------------------------------------------------------------------------------
 // answers
 
@@ -600,48 +651,14 @@ enum MHD_Result cliViewEdit_Answer( cliViewSource* source, struct MHD_Connection
 	}
 
 	// a POST: gather the body, then answer
-	cliViewBody* body = *requestContext;
-	if ( body == NULL )
+	const char* data = NULL;
+	size_t size = 0;
+	int read = cliViewEdit_ReadBody( connection, uploadData, uploadSize, requestContext, CLI_VIEW_MAX_BODY, &data, &size );
+	if ( read != 1 )
 	{
-		const char* length = MHD_lookup_connection_value( connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH );
-		if ( length != NULL && ( strlen( length ) > 9 || strtol( length, NULL, 10 ) > CLI_VIEW_MAX_BODY ) )
-		{
-			return cliViewEdit_Error( connection, 413, "the request body is over 64 KiB" );
-		}
-		body = calloc( 1, sizeof( cliViewBody ) );
-		if ( body == NULL )
-		{
-			return MHD_NO;
-		}
-		*requestContext = body;
-		return MHD_YES;
+		return read == 0 ? MHD_YES : read == -1 ? cliViewEdit_Error( connection, 413, "the request body is over 64 KiB" ) : MHD_NO;
 	}
-	if ( *uploadSize > 0 )
-	{
-		if ( body->tooLarge == false && body->size + *uploadSize <= CLI_VIEW_MAX_BODY )
-		{
-			char* grown = realloc( body->data, body->size + *uploadSize + 1 );
-			if ( grown == NULL )
-			{
-				return MHD_NO;
-			}
-			memcpy( grown + body->size, uploadData, *uploadSize );
-			body->data = grown;
-			body->size += *uploadSize;
-			body->data[body->size] = 0;
-		}
-		else
-		{
-			body->tooLarge = true;
-		}
-		*uploadSize = 0;
-		return MHD_YES;
-	}
-	if ( body->tooLarge )
-	{
-		return cliViewEdit_Error( connection, 413, "the request body is over 64 KiB" );
-	}
-	cJSON* root = body->data != NULL ? cJSON_ParseWithLength( body->data, body->size ) : NULL;
+	cJSON* root = data != NULL ? cJSON_ParseWithLength( data, size ) : NULL;
 	if ( cJSON_IsObject( root ) == false )
 	{
 		cJSON_Delete( root );

@@ -25,3 +25,10 @@ enum MHD_Result cliViewEdit_Answer( cliViewSource* source, struct MHD_Connection
 
 /// Frees what cliViewEdit_Answer kept for a request (libmicrohttpd's request-completed callback).
 void cliViewEdit_Completed( void* requestContext );
+
+/// Gathers a POST body of at most maxBytes over the calls libmicrohttpd makes for one request
+/// (the editor's requests use it too, view_scene_edit.c). Returns 0 while more is to come (answer
+/// MHD_YES), 1 when it is all read (*data, zero-terminated, NULL when empty; *size), -1 when it is
+/// over maxBytes (answer 413), -2 when memory ran out (answer MHD_NO). cliViewEdit_Completed frees it.
+int cliViewEdit_ReadBody( struct MHD_Connection* connection, const char* uploadData, size_t* uploadSize,
+						  void** requestContext, size_t maxBytes, const char** data, size_t* size );

@@ -16,6 +16,7 @@
 #include "view_server.h"
 
 #include "view_edit.h"
+#include "view_scene_edit.h"
 
 #include "view_assets.h"
 #include "view_text.h"
@@ -27,6 +28,7 @@
 #include <math.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +51,13 @@ struct cliViewServer
 	/// set once the fields above are filled, after the daemon's threads have started (the port is
 	/// known only then): a request that comes earlier is refused rather than read them half-written
 	atomic_bool ready;
-	/// the part of /api/scene that never changes: name, source, fps, bodies, shapes and joints
+	/// the part of /api/scene that changes only when the editor applies a scene: name, source,
+	/// fps, bodies, shapes and joints
 	char* sceneJson;
 	size_t sceneJsonSize;
+	/// held for reading by every request that reads the source or sceneJson, for writing by the
+	/// editor's apply (view_scene_edit.c), which replaces both while no request reads them
+	pthread_rwlock_t swap;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +162,13 @@ static void cliViewJson_Scene( cliViewText* text, const cliViewSource* source )
 	cliViewText_Number( text, source->fps );
 	cliViewText_Puts( text, ",\"duration\":" );
 	cliViewText_Number( text, source->duration );
-	cliViewText_Printf( text, ",\"stride\":%d,\"bodies\":[", source->stride );
+	cliViewText_Printf( text, ",\"stride\":%d,", source->stride );
+	cliViewServer_DescribeBodies( text, r );
+}
+
+void cliViewServer_DescribeBodies( cliViewText* text, const cnRecording* r )
+{
+	cliViewText_Puts( text, "\"bodies\":[" );
 	int bodyCount = cnRecording_GetBodyCount( r );
 	for ( int b = 0; b < bodyCount; ++b )
 	{
@@ -606,6 +618,47 @@ static bool cliViewServer_HostAllowed( const cliViewServer* server, struct MHD_C
 	return false;
 }
 
+static enum MHD_Result cliViewServer_Route( cliViewServer* server, cliViewSource* source,
+											struct MHD_Connection* connection, const char* url, const char* method,
+											const char* uploadData, size_t* uploadSize, void** requestContext,
+											bool edit );
+
+// The editor's apply (view_scene_edit.c), with the swap lock held for writing: the source is made
+// anew from the edited scene and simulated from its t = 0, and /api/scene describes it from then on.
+// On failure before the old source is closed nothing has changed.
+static bool cliViewServer_Apply( void* context, cnScene* scene, char* error, size_t errorSize )
+{
+	cliViewServer* server = context;
+	cliViewSource fresh;
+	if ( cliViewSource_OpenScene( &fresh, scene, error, errorSize ) == false )
+	{
+		cliViewSource_Close( &fresh );
+		return false;
+	}
+	cliViewText text = { 0 };
+	cliViewJson_Scene( &text, &fresh );
+	cliViewJson_Runs( &text, &fresh, 1 );
+	cliViewJson_Centers( &text, &fresh );
+	size_t size = 0;
+	char* json = cliViewText_Take( &text, &size );
+	if ( json == NULL )
+	{
+		cliViewSource_Close( &fresh );
+		snprintf( error, errorSize, "out of memory" );
+		return false;
+	}
+	cliViewSource_Replace( server->source, &fresh );
+	free( server->sceneJson );
+	server->sceneJson = json;
+	server->sceneJsonSize = size;
+	if ( cliViewSource_Start( server->source ) == false )
+	{
+		snprintf( error, errorSize, "the scene was applied but its simulation thread cannot start" );
+		return false;
+	}
+	return true;
+}
+
 static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connection* connection, const char* url,
 											 const char* method, const char* version, const char* uploadData,
 											 size_t* uploadSize, void** requestContext )
@@ -615,8 +668,9 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 	// wanted, and libmicrohttpd closes the connection instead of reading one after the answer
 	// (but the sync points and cuts, view_edit.c, which read a small JSON body)
 	bool edit = cliViewEdit_Handles( url );
+	bool sceneEdit = cliViewSceneEdit_Handles( url );
 	if ( strcmp( method, MHD_HTTP_METHOD_GET ) != 0 && strcmp( method, MHD_HTTP_METHOD_HEAD ) != 0 &&
-		 ( edit == false || strcmp( method, MHD_HTTP_METHOD_POST ) != 0 ) )
+		 ( ( edit == false && sceneEdit == false ) || strcmp( method, MHD_HTTP_METHOD_POST ) != 0 ) )
 	{
 		return cliViewServer_Error( connection, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served" );
 	}
@@ -654,6 +708,41 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 		snprintf( message, sizeof( message ), "run: expected a run from 0 to %d", server->runCount - 1 );
 		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, message );
 	}
+	if ( sceneEdit )
+	{
+		if ( server->runCount > 1 )
+		{
+			return cliViewServer_Error( connection, MHD_HTTP_CONFLICT, "the editor is not available with --compare" );
+		}
+		// only applying a scene replaces the source; checking and saving one read nothing of it
+		bool apply = strcmp( url, "/api/editor/apply" ) == 0;
+		if ( apply )
+		{
+			pthread_rwlock_wrlock( &server->swap );
+		}
+		else
+		{
+			pthread_rwlock_rdlock( &server->swap );
+		}
+		enum MHD_Result result = cliViewSceneEdit_Answer( source, connection, url, method, uploadData, uploadSize,
+														  requestContext, cliViewServer_Apply, server );
+		pthread_rwlock_unlock( &server->swap );
+		return result;
+	}
+	// everything below reads the source (or sceneJson), which the editor's apply may replace
+	pthread_rwlock_rdlock( &server->swap );
+	enum MHD_Result result = cliViewServer_Route( server, source, connection, url, method, uploadData, uploadSize,
+												  requestContext, edit );
+	pthread_rwlock_unlock( &server->swap );
+	return result;
+}
+
+// Answers a request that passed the checks of cliViewServer_Answer (under the swap lock).
+static enum MHD_Result cliViewServer_Route( cliViewServer* server, cliViewSource* source,
+											struct MHD_Connection* connection, const char* url, const char* method,
+											const char* uploadData, size_t* uploadSize, void** requestContext,
+											bool edit )
+{
 	if ( edit )
 	{
 		return cliViewEdit_Answer( source, connection, url, method, uploadData, uploadSize, requestContext );
@@ -764,6 +853,7 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 	server->source = source;
 	server->sources = sources;
 	server->runCount = runCount;
+	pthread_rwlock_init( &server->swap, NULL );
 	cliViewText text = { 0 };
 	cliViewJson_Scene( &text, source );
 	cliViewJson_Runs( &text, sources, runCount );
@@ -772,6 +862,7 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 	if ( server->sceneJson == NULL )
 	{
 		snprintf( error, errorSize, "out of memory" );
+		pthread_rwlock_destroy( &server->swap );
 		free( server );
 		return NULL;
 	}
@@ -793,6 +884,7 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 		snprintf( error, errorSize, "cannot listen on %s port %d: %s", host, port,
 				  errno != 0 ? strerror( errno ) : "the address is in use or not this machine's" );
 		free( server->sceneJson );
+		pthread_rwlock_destroy( &server->swap );
 		free( server );
 		return NULL;
 	}
@@ -823,5 +915,6 @@ void cliViewServer_Stop( cliViewServer* server )
 	}
 	MHD_stop_daemon( server->daemon );
 	free( server->sceneJson );
+	pthread_rwlock_destroy( &server->swap );
 	free( server );
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "view_source.h"
+#include "view_text.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,3 +40,7 @@ void cliViewServer_Stop( cliViewServer* server );
 /// Whether host names a loopback address (127.0.0.0/8, ::1, "localhost"): anything else is reachable
 /// from other machines.
 bool cliViewServer_IsLoopback( const char* host );
+
+/// Appends "bodies": [...], "joints": [...] of /api/scene for a recording's bodies, shapes and
+/// joints (docs/viewer.md, "The API"); the editor's check describes an edited scene with it.
+void cliViewServer_DescribeBodies( cliViewText* text, const cnRecording* recording );

@@ -266,16 +266,13 @@ static void* cliViewSource_Run( void* context )
 	return NULL;
 }
 
-// Describes the scene's bodies, shapes and joints as a recording of its frame 0 made in memory, so
-// the server describes a scene exactly as it describes a recording (surfaces of hulls, meshes and
-// heightfields included).
-static cnRecording* cliViewSource_Describe( cliViewSource* source )
+cnRecording* cliViewSource_Describe( const cnScene* scene, const cnBodyId* bodies )
 {
-	cnWorld* world = source->scene->world;
+	cnWorld* world = scene->world;
 	cnRecorderDef def = cnDefaultRecorderDef();
-	def.sceneName = source->scene->name;
-	def.fps = source->scene->fps;
-	def.bodies = source->bodies;
+	def.sceneName = scene->name;
+	def.fps = scene->fps;
+	def.bodies = bodies;
 	def.bodyCount = cnWorld_GetBodyCount( world );
 	cnRecorder* recorder = cnCreateRecorder( world, &def );
 	cnRecording* recording = NULL;
@@ -284,10 +281,70 @@ static cnRecording* cliViewSource_Describe( cliViewSource* source )
 	if ( recorder != NULL && cnRecorder_AddFrame( recorder, world ) && cnRecorder_Finish( recorder ) &&
 		 ( bytes = cnRecorder_GetBytes( recorder, &size ) ) != NULL )
 	{
-		recording = cnLoadRecordingFromMemory( bytes, size, source->scene->path );
+		recording = cnLoadRecordingFromMemory( bytes, size, scene->path );
 	}
 	cnDestroyRecorder( recorder );
 	return recording;
+}
+
+// Takes a loaded scene as the source's (owned from here on, also on failure): its bodies, their
+// description, method and contact events. False with the reason in error when memory runs out.
+static bool cliViewSource_Adopt( cliViewSource* source, cnScene* scene, char* error, size_t errorSize )
+{
+	source->scene = scene;
+	cnWorld* world = scene->world;
+	int bodyCount = cnWorld_GetBodyCount( world );
+	source->bodies = malloc( sizeof( cnBodyId ) * (size_t)( bodyCount > 0 ? bodyCount : 1 ) );
+	if ( source->bodies == NULL )
+	{
+		snprintf( error, errorSize, "%s: out of memory", scene->path );
+		return false;
+	}
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		source->bodies[i] = cnWorld_GetBody( world, i );
+	}
+	source->description = cliViewSource_Describe( scene, source->bodies );
+	if ( source->description == NULL )
+	{
+		snprintf( error, errorSize, "%s: cannot describe the scene: %s", scene->path, cnGetError() );
+		return false;
+	}
+	source->simulated = true;
+	snprintf( source->method, sizeof( source->method ), "%s", cnMethod_GetName( cnWorld_GetDef( world ).method ) );
+	// every pair's begin and end touch events give the contact points the page shows; events
+	// change nothing in the step
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		cnShapeId shapes[64];
+		int n = cnBody_GetShapes( world, source->bodies[i], shapes, 64 );
+		for ( int k = 0; k < n; ++k )
+		{
+			cnShape_EnableContactEvents( world, shapes[k], true );
+		}
+	}
+	source->fps = scene->fps;
+	source->duration = scene->duration;
+	source->stride = 1 + 7 * cnRecording_GetBodyCount( source->description );
+	return true;
+}
+
+bool cliViewSource_OpenScene( cliViewSource* source, cnScene* scene, char* error, size_t errorSize )
+{
+	memset( source, 0, sizeof( *source ) );
+	pthread_mutex_init( &source->lock, NULL );
+	cliViewHistory_Init( &source->history );
+	return cliViewSource_Adopt( source, scene, error, errorSize );
+}
+
+void cliViewSource_Replace( cliViewSource* source, cliViewSource* fresh )
+{
+	cliViewSource_Close( source );
+	// a mutex may not be copied: the moved source gets one of its own (fresh's was never locked)
+	pthread_mutex_destroy( &fresh->lock );
+	*source = *fresh;
+	pthread_mutex_init( &source->lock, NULL );
+	memset( fresh, 0, sizeof( *fresh ) );
 }
 
 bool cliViewSource_Open( cliViewSource* source, const char* path, int* status )
@@ -319,51 +376,23 @@ bool cliViewSource_OpenWithMethod( cliViewSource* source, const char* path, cons
 		source->duration = frames > 0 ? cnRecording_GetFrameTime( source->description, frames - 1 ) : 0.0;
 		source->frameCount = frames;
 		source->complete = true;
+		source->stride = 1 + 7 * cnRecording_GetBodyCount( source->description );
 	}
 	else
 	{
-		source->scene = cliLoadScene( path, method );
-		if ( source->scene == NULL )
+		cnScene* scene = cliLoadScene( path, method );
+		if ( scene == NULL )
 		{
 			return false;
 		}
-		cnWorld* world = source->scene->world;
-		int bodyCount = cnWorld_GetBodyCount( world );
-		source->bodies = malloc( sizeof( cnBodyId ) * (size_t)( bodyCount > 0 ? bodyCount : 1 ) );
-		if ( source->bodies == NULL )
+		char error[600];
+		if ( cliViewSource_Adopt( source, scene, error, sizeof( error ) ) == false )
 		{
-			cliError( "%s: out of memory", path );
+			cliError( "%s", error );
 			*status = CLI_FAILURE;
 			return false;
 		}
-		for ( int i = 0; i < bodyCount; ++i )
-		{
-			source->bodies[i] = cnWorld_GetBody( world, i );
-		}
-		source->description = cliViewSource_Describe( source );
-		if ( source->description == NULL )
-		{
-			cliError( "%s: cannot describe the scene: %s", path, cnGetError() );
-			*status = CLI_FAILURE;
-			return false;
-		}
-		source->simulated = true;
-		snprintf( source->method, sizeof( source->method ), "%s", cnMethod_GetName( cnWorld_GetDef( world ).method ) );
-		// every pair's begin and end touch events give the contact points the page shows; events
-		// change nothing in the step
-		for ( int i = 0; i < bodyCount; ++i )
-		{
-			cnShapeId shapes[64];
-			int n = cnBody_GetShapes( world, source->bodies[i], shapes, 64 );
-			for ( int k = 0; k < n; ++k )
-			{
-				cnShape_EnableContactEvents( world, shapes[k], true );
-			}
-		}
-		source->fps = source->scene->fps;
-		source->duration = source->scene->duration;
 	}
-	source->stride = 1 + 7 * cnRecording_GetBodyCount( source->description );
 	*status = CLI_OK;
 	return true;
 }

@@ -80,6 +80,20 @@ bool cliViewSource_Open( cliViewSource* source, const char* path, int* status );
 /// `cairn run --method` loads it. A recording has no method to replace: refused with status 2.
 bool cliViewSource_OpenWithMethod( cliViewSource* source, const char* path, const char* method, int* status );
 
+/// Makes a source of a scene already loaded (the editor's, view_scene_edit.c), which it then owns
+/// (also on failure). Not simulated yet. False with the reason in error when memory runs out;
+/// cliViewSource_Close frees what was made either way.
+bool cliViewSource_OpenScene( cliViewSource* source, cnScene* scene, char* error, size_t errorSize );
+
+/// Closes source (its thread stopped and joined) and moves fresh, opened and not started, into its
+/// place; fresh is left empty. The caller makes sure nothing reads source meanwhile.
+void cliViewSource_Replace( cliViewSource* source, cliViewSource* fresh );
+
+/// Describes a scene's bodies, shapes and joints as a recording of its present state made in
+/// memory (bodies: the world's bodies in order), so a scene is described exactly as a recording is
+/// (surfaces of hulls, meshes and heightfields included). NULL when the recorder fails.
+cnRecording* cliViewSource_Describe( const cnScene* scene, const cnBodyId* bodies );
+
 /// Starts simulating a scene on its own thread (nothing to do for a recording). False when the
 /// thread cannot be made.
 bool cliViewSource_Start( cliViewSource* source );
