@@ -62,7 +62,7 @@ export class History {
 		this.forwardButton.addEventListener('click', () => this.forward());
 		this.markButton.addEventListener('click', () => this.toggleMark());
 		window.addEventListener('keydown', (e) => {
-			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
 			const actions = { PageUp: () => this.back(), PageDown: () => this.forward(), m: () => this.toggleMark() };
 			if (actions[e.key]) {
 				e.preventDefault();

@@ -5,6 +5,7 @@ import { Quaternion, Raycaster, Sphere, Vector2, Vector3 } from 'three';
 import { getJson } from './api.js';
 import { Compare, RUN_COLORS } from './compare.js';
 import { EditPanel } from './edit.js';
+import { Editor } from './editor/editor.js';
 import { FrameStore } from './frames.js';
 import { History } from './history.js';
 import { JointView } from './joints.js';
@@ -245,6 +246,44 @@ async function start() {
 	showStatus();
 	player.framesChanged();
 
+	// the scene editor's four views and object window (editor/): a button and key V toggle them
+	// over the player's single view; only a scene simulated here can be edited
+	const editor = compare ? null : new Editor(document.body);
+	const fourViews = document.createElement('button');
+	fourViews.id = 'four-views';
+	fourViews.title = 'the editor: four views and the object window (V); again for the player';
+	fourViews.innerHTML = '<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M2 2h5v5H2zM9 2h5v5H9zM2 9h5v5H2zM9 9h5v5H9z"/></svg>';
+	fourViews.disabled = !editor || scene.source !== 'scene';
+	$('loop').parentElement.after(fourViews);
+	let editorBarBottom = '';
+	function toggleEditor(on = !editor.isOpen) {
+		if (!editor) return Promise.resolve(false);
+		fourViews.classList.toggle('on', on);
+		$('title').hidden = on;
+		// the editor takes the plot's room too; the bar stays under it
+		const plotBox = $('plot');
+		if (plotBox) plotBox.style.display = on ? 'none' : '';
+		if (on) editorBarBottom = $('bar').style.bottom;
+		$('bar').style.bottom = on ? '0px' : editorBarBottom;
+		if (on) {
+			player.setPlaying(false);
+			info.hidden = true;
+			return editor.open().then(() => true);
+		}
+		editor.close();
+		showInfo();
+		stage.invalidate();
+		return Promise.resolve(false);
+	}
+	fourViews.addEventListener('click', () => toggleEditor());
+	window.addEventListener('keydown', (e) => {
+		if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
+		if (e.key === 'v' && !e.ctrlKey && !e.metaKey && !e.altKey && !fourViews.disabled) {
+			e.preventDefault();
+			toggleEditor();
+		}
+	});
+
 	function loop() {
 		player.tick(performance.now());
 		stage.renderIfNeeded();
@@ -342,6 +381,9 @@ async function start() {
 		forwardSync: () => (history ? history.forward() : -1),
 		/** POST /api/cut; resolves with the server's answer ({ error } when refused). */
 		cut: (frame, edits) => (edit ? edit.cut(frame, edits) : Promise.resolve({ error: 'no cuts with --compare' })),
+		/** The editor (editor/editor.js): toggles the four views; its state and calls for the tests. */
+		fourViews: (on) => toggleEditor(on),
+		editor,
 		/** The cut panel's message, and whether it is enabled. */
 		cutPanel: () => (edit ? { enabled: !edit.fields.disabled, message: edit.message.textContent } : null),
 	};

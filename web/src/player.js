@@ -40,7 +40,7 @@ export class Player {
 			this.loop = loop.checked;
 		});
 		window.addEventListener('keydown', (e) => {
-			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+			if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
 			const actions = {
 				' ': () => this.toggle(),
 				ArrowLeft: () => this.step(-1),
