@@ -66,6 +66,9 @@ async function testRuns() {
 		const r = await getJson(url, path);
 		check(r.status === 400 && /run/.test(r.json.error), `${path}: 400 (${r.status})`);
 	}
+	// the editor edits one scene: not the runs of a comparison
+	const edit = await fetch(new URL('/api/editor/check', url), { method: 'POST', body: '{"cairn": 1}' });
+	check(edit.status === 409, `the editor with --compare: 409 (${edit.status})`);
 	check((await stopViewer(viewer)) === 0, 'the comparison stops with 0');
 	return { scene, runs };
 }

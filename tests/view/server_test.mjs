@@ -7,6 +7,8 @@
 //   requests and other methods get 4xx answers (a JSON error where the server answers itself) and
 //   never a file; clients that disconnect mid-answer and 50 concurrent clients for
 //   CAIRN_VIEW_SOAK_SECONDS (default 5) leave it running;
+// - the editor's requests (POST /api/editor/check, /save, /apply) answer malformed, oversized,
+//   deeply nested and file-naming scenes with 4xx and the loader's message, and keep answering;
 // - bad command lines give status 2, a busy port 1, and SIGINT and SIGTERM stop it with status 0.
 // Under the sanitizer build the server is the sanitized tool: a leak or an error fails its exit.
 import { spawn, spawnSync } from 'node:child_process';
@@ -369,6 +371,55 @@ async function testLarge(recording) {
 	check(!/AddressSanitizer|runtime error|LeakSanitizer/.test(viewer.stderr()), 'no sanitizer report');
 }
 
+// The editor's requests (view_scene_edit.c): a scene document in the body, checked by the loader.
+async function testEditor(url) {
+	const post = async (path, body, headers = {}) => {
+		const r = await fetch(new URL(path, url), { method: 'POST', body, headers });
+		const text = await r.text();
+		let json = null;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			// a saved scene is JSON too; anything else stays text
+		}
+		return { status: r.status, text, json, headers: r.headers };
+	};
+	const scene = (await get(url, '/api/save/scene')).body.toString('utf8');
+	const ok = await post('/api/editor/check', scene);
+	check(ok.status === 200 && ok.json.bodies.length === 9 && ok.json.poses.length === 9, `editor check of the scene: ${ok.status}`);
+	const saved = await post('/api/editor/save', scene);
+	check(saved.status === 200 && /attachment/.test(saved.headers.get('content-disposition')) && saved.json.cairn === 1, 'editor save: the scene as a download');
+	const hostile = [
+		['nothing', ''],
+		['not JSON', '{{{'],
+		['an array', '[1, 2]'],
+		['a zero byte', '{"cairn": 1,\u0000 "bodies": []}'],
+		['a wrong version', '{"cairn": 2}'],
+		['an unknown key', '{"cairn": 1, "bodys": []}'],
+		['10^5 nested arrays', '['.repeat(100000)],
+		['a mesh file', '{"cairn": 1, "bodies": [{"name": "m", "type": "static", "shapes": [{"type": "mesh", "file": "/etc/passwd"}]}]}'],
+		['a hull file, deeper', `{"cairn": 1, "bodies": [{"name": "h", "shapes": [{"type": "hull", "file": "${src}/README.md"}]}]}`],
+	];
+	for (const [what, body] of hostile) {
+		const r = await post('/api/editor/check', body);
+		check(r.status === 400 && r.json && typeof r.json.error === 'string' && !/root:|Cairn/.test(r.text), `editor check of ${what}: ${r.status} ${r.text.slice(0, 90)}`);
+	}
+	const loaderSays = await post('/api/editor/check', '{"cairn": 1, "bodys": []}');
+	check(/^scene\.json: bodys: unknown key "bodys"/.test(loaderSays.json.error), `the loader's own message: ${loaderSays.json.error}`);
+	// 5 MiB in chunks (no Content-Length to refuse it by): read to the end, then refused
+	const mib = ' '.repeat(1024 * 1024);
+	const chunks = `${(1024 * 1024).toString(16)}\r\n${mib}\r\n`.repeat(5);
+	const large = await raw(url, `POST /api/editor/check HTTP/1.1\r\nHost: ${url.host}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunks}0\r\n\r\n`, 10000);
+	check(large.status === 413, `a 5 MiB scene: ${large.status}`);
+	const claimed = await raw(url, `POST /api/editor/save HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: 1000000000\r\nConnection: close\r\n\r\n{`, 3000);
+	check(claimed.status === 413, `a Content-Length of 1 GB: ${claimed.status}`);
+	check((await get(url, '/api/editor/check')).status === 405, 'GET on the editor: 405');
+	const bad = await post('/api/editor/apply', '{"cairn": 1, "bodies": [{"name": "b", "shapes": [{"type": "sphere", "radius": -1}]}]}');
+	check(bad.status === 400 && /radius: must be > 0/.test(bad.json.error), `a refused apply: ${bad.text.slice(0, 90)}`);
+	const status = await getJson(url, '/api/status');
+	check(status.status === 200 && status.json.frameCount > 0, 'still answering after the editor\'s hostile requests');
+}
+
 async function testScene(recordingFrames) {
 	// the server simulates the scene: the same frames as `cairn run --record`
 	const viewer = await startViewer([join(src, 'scenes', 'can_toss.json')]);
@@ -385,6 +436,7 @@ async function testScene(recordingFrames) {
 	const frames = (await getJson(url, '/api/frames?from=0&count=61')).json.frames;
 	const same = frames.length === 61 && frames.every((f, k) => f.every((v, j) => near(v, recordingFrames[k][j])));
 	check(same, 'the simulated frames equal the recording of `cairn run` (its first second)');
+	await testEditor(url);
 	const seconds = Number(process.env.CAIRN_VIEW_SOAK_SECONDS || 5);
 	await testConcurrent(url, seconds);
 	const code = await stopViewer(viewer, 'SIGTERM');
@@ -439,6 +491,8 @@ try {
 	// the recording's frames, for the scene simulated by the server
 	const viewer = await startViewer([recording]);
 	const recordingFrames = (await getJson(viewer.url, '/api/frames?from=0&count=61')).json.frames;
+	const applied = await fetch(new URL('/api/editor/apply', viewer.url), { method: 'POST', body: '{"cairn": 1}' });
+	check(applied.status === 409, `a recording is not replaced by an applied scene: ${applied.status}`);
 	await stopViewer(viewer, 'SIGTERM');
 	await testScene(recordingFrames);
 	const fall = join(work, 'fall.cnrec');
