@@ -1,6 +1,6 @@
 // The scene editor of `cairn view` (docs/viewer.md, "Editor") in Debian's Chromium: the four views,
 // a body of every shape added from the object window and placed there, one dragged in the top view
-// onto the grid and one turned onto the angle step, a new material and its values, a joint of every
+// onto the grid and one turned onto the angle step, one deleted with its joints, a new material and its values, a joint of every
 // type and one joint's key edited, undo and redo by button and key, an invalid edit showing the very
 // message `cairn info` gives for the same document, saving (the file loads with `cairn run`, and
 // saving that file again in a second viewer gives the same bytes), and applying, after which the
@@ -245,6 +245,19 @@ try {
 		await page.click('#body-json-apply');
 	});
 	await invalid('a number that is text', () => field(page, 'body-pos-2', 'high'));
+
+	// delete a body: the joints that name it go with it; undo brings both back
+	await editor(page, () => window.cairnViewer.editor.pick(2, false));
+	const whole = JSON.stringify((await state(page)).doc);
+	await page.click('#delete-body');
+	await settle(page);
+	s = await state(page);
+	check(s.valid && s.doc.bodies.length === 11 && !s.doc.bodies.some((b) => b.name === 'box') && s.doc.joints.length === 0 && s.drawn === 11,
+		`the box deleted with its joints (${s.doc.bodies.length} bodies, ${s.doc.joints.length} joints, ${s.message})`);
+	await page.mouse.click(5, 5);
+	await page.keyboard.press('Control+z');
+	await settle(page);
+	check(JSON.stringify((await state(page)).doc) === whole, 'undo brings the box and its joints back');
 
 	// save: the download loads with `cairn run`, and is the scene the page had
 	const [download] = await Promise.all([page.waitForEvent('download'), page.click('#ed-save')]);
