@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, finish, launchBrowser, openPage, runStatus, startViewer, stopViewer } from './helpers.mjs';
+import { check, csvTime, finish, launchBrowser, near, openPage, readCsv, runStatus, startViewer, stopViewer } from './helpers.mjs';
 
 const [cairn, src, work] = process.argv.slice(2);
 mkdirSync(work, { recursive: true });
@@ -298,6 +298,21 @@ try {
 		return window.cairnViewer.bodyPosition('sphere1');
 	});
 	check(JSON.stringify(at0) === '[-1,-2,1]', `the sphere starts where it was put (${at0})`);
+	// and it moves as `cairn run` moves the saved scene: the applied and the saved scene are one world
+	const rows = readCsv(csv);
+	const drawn = await page.evaluate(() => {
+		window.cairnViewer.seek(2);
+		return { t: window.cairnViewer.time(2), names: window.cairnViewer.bodyNames(), poses: window.cairnViewer.bodyNames().map((n) => window.cairnViewer.bodyPosition(n)) };
+	});
+	let compared = 0;
+	let same = true;
+	drawn.names.forEach((name, i) => {
+		const row = rows.get(`${csvTime(drawn.t)}|${name}`);
+		if (!row) return;
+		compared += 1;
+		same = same && [0, 1, 2].every((k) => near(drawn.poses[i][k], row[k]));
+	});
+	check(compared >= 9 && same, `frame 2 of the applied scene equals cairn run on the saved one (${compared} bodies)`);
 	// (the refused checks of the invalid edits are 400s, which Chromium logs)
 	const unexpected = problems.filter((p) => !p.includes('status of 400'));
 	check(unexpected.length === 0, `no errors in the page: ${unexpected.join('; ')}`);
