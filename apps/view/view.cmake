@@ -42,7 +42,8 @@ endif()
 
 if(CAIRN_VIEWER_ENABLED)
   find_package(Threads REQUIRED)
-  file(GLOB CAIRN_WEB_SOURCES CONFIGURE_DEPENDS ${CAIRN_WEB_DIR}/src/*.js)
+  # (the editor's modules are in src/editor/)
+  file(GLOB_RECURSE CAIRN_WEB_SOURCES CONFIGURE_DEPENDS ${CAIRN_WEB_DIR}/src/*.js)
   # without npm, node_modules must already be there: the bundle then depends on esbuild's files
   set(stamp ${CAIRN_WEB_DIR}/node_modules/esbuild/package.json)
   if(CAIRN_NPM)

@@ -101,6 +101,18 @@ try {
 	const shapeTypes = await editor(page, () => window.cairnViewer.editor.views.description.bodies.map((b) => b.shapes.map((x) => x.type).join('+')));
 	check(kinds.every((k) => shapeTypes.includes(k) || (k === 'compound' && shapeTypes.includes('hull+hull'))), `the server describes each shape (${shapeTypes})`);
 
+	// a second shape on the capsule body (index 5): the loader takes it, the server describes both
+	await editor(page, () => window.cairnViewer.editor.pick(5, false));
+	await page.selectOption('#shape-kind', 'box');
+	await page.click('#add-shape');
+	await settle(page);
+	s = await state(page);
+	const twoShapes = await editor(page, () => window.cairnViewer.editor.views.description.bodies[5].shapes.map((x) => x.type).join());
+	check(s.valid && s.doc.bodies[5].shapes.length === 2 && twoShapes === 'capsule,box', `a box added to the capsule's body (${twoShapes}, ${s.message})`);
+	await page.click('#remove-shape');
+	await settle(page);
+	check((await state(page)).doc.bodies[5].shapes.length === 1, 'and removed again');
+
 	// drag the sphere in the top view: it lands on the grid (0.25 m) where the pointer let go
 	await editor(page, () => window.cairnViewer.editor.pick(3, false));
 	const from = await editor(page, () => window.cairnViewer.editor.project('top', 'sphere1'));

@@ -1,11 +1,11 @@
 // The object window (AERO's, Keller et al. 1993, section 2.1, figure 8): adds bodies of every shape
-// and deletes them, and edits the selected body (name, type, pose, velocity, mass, its shapes' sizes,
+// and deletes them, and edits the selected body (name, type, pose, velocity, mass, its shapes and their sizes,
 // its material's density, friction, restitution and colour, its forces and torques) and the joints
 // (one of each type between the selected bodies, their keys, deleting them). Every field writes the
 // scene document (model.js) through the editor, which asks the server's loader whether it is valid;
 // the page has no rules of its own: a value it cannot read as JSON goes in as a string, and the
 // loader says what it expected.
-import { bodyQuaternion, eulerDegrees, JOINTS, materialColor, materialOf, setEuler, setMaterial, setMaterialColor, SHAPES } from './model.js';
+import { bodyQuaternion, eulerDegrees, JOINTS, materialColor, materialOf, newShape, setEuler, setMaterial, setMaterialColor, SHAPES } from './model.js';
 
 /** A field's text as a JSON value: a number, array, ..., or the text itself when it is not JSON. */
 export function parseValue(text) {
@@ -167,6 +167,21 @@ export class ObjectPanel {
 				]);
 			}
 		});
+
+		// more shapes on this body (each at the body's origin; its position is a key of its JSON)
+		const shapeRow = this.el('div', { className: 'row' }, this.el('span', { textContent: 'shapes' }));
+		const kind = this.el('select', { id: 'shape-kind' });
+		for (const k of SHAPES) kind.append(this.el('option', { value: k, textContent: k }));
+		shapeRow.append(kind);
+		this.button(shapeRow, 'add-shape', 'add', 'add a shape of this kind to the body', () => ed.edit((doc) => {
+			(doc.bodies[index].shapes = doc.bodies[index].shapes || []).push(newShape(kind.value));
+		}));
+		if ((body.shapes || []).length > 1) {
+			this.button(shapeRow, 'remove-shape', 'remove last', 'remove the body\'s last shape', () => ed.edit((doc) => {
+				doc.bodies[index].shapes.pop();
+			}));
+		}
+		s.append(shapeRow);
 
 		// the material of its shapes, and that material's values (every body of it changes)
 		const name = materialOf(body);
