@@ -141,24 +141,29 @@ export class FourViews {
 		this.invalidate();
 	}
 
-	/** Frames every view on the bodies (planes left out). */
+	/**
+	 * Frames every view on the bodies (planes left out); on the moving ones when the static ones
+	 * (a ground) are more than three times as large, as the player frames its camera.
+	 */
 	fit() {
-		const min = new Vector3(Infinity, Infinity, Infinity);
-		const max = new Vector3(-Infinity, -Infinity, -Infinity);
-		this.description.bodies.forEach((body, i) => {
-			let reach = 0;
-			for (const shape of body.shapes) reach = Math.max(reach, shapeReach(shape));
-			if (reach <= 0) return;
-			const p = new Vector3(...this.poses[i].slice(0, 3));
-			min.min(p.clone().subScalar(reach));
-			max.max(p.clone().addScalar(reach));
-		});
-		if (!Number.isFinite(min.x)) {
-			min.set(-1, -1, 0);
-			max.set(1, 1, 1);
-		}
-		const center = min.clone().add(max).multiplyScalar(0.5);
-		const size = Math.max(max.x - min.x, max.y - min.y, max.z - min.z, 0.5);
+		const bounds = (moving) => {
+			const min = new Vector3(Infinity, Infinity, Infinity);
+			const max = new Vector3(-Infinity, -Infinity, -Infinity);
+			this.description.bodies.forEach((body, i) => {
+				if (moving && body.type === 'static') return;
+				let reach = 0;
+				for (const shape of body.shapes) reach = Math.max(reach, shapeReach(shape));
+				if (reach <= 0) return;
+				const p = new Vector3(...this.poses[i].slice(0, 3));
+				min.min(p.clone().subScalar(reach));
+				max.max(p.clone().addScalar(reach));
+			});
+			return Number.isFinite(min.x) ? { center: min.clone().add(max).multiplyScalar(0.5), size: Math.max(max.x - min.x, max.y - min.y, max.z - min.z) } : null;
+		};
+		const all = bounds(false) || { center: new Vector3(0, 0, 0.5), size: 2 };
+		const moving = bounds(true);
+		const { center, size: extent } = moving && moving.size < all.size / 3 ? { center: moving.center, size: 1.8 * moving.size } : all;
+		const size = Math.max(extent, 0.5);
 		for (const camera of Object.values(this.cameras)) {
 			camera.userData.center.copy(center);
 			camera.userData.halfHeight = 0.75 * size;
