@@ -94,6 +94,7 @@ cnWorldDef cnDefaultWorldDef( void )
 	def.maxSpeed = INFINITY;
 	def.maxAngularSpeed = INFINITY;
 	def.maxEnergyGrowth = 0.5;
+	def.workerCount = 1;
 	return def;
 }
 

@@ -20,7 +20,9 @@
 // A field added to one of these records must be added to the snapshot (here and in
 // snapshot_load.c, with CN_SNAPSHOT_VERSION bumped): the sizes are checked so that cannot be missed.
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
-_Static_assert( sizeof( cnWorldDef ) == 208, "cnWorldDef changed: update the snapshot (snapshot.c)" );
+// (cnWorldDef's last four fields, the workers and a user scheduler, are how a world runs, not its
+// state: they are not saved, a loaded world has one worker, and results do not depend on them)
+_Static_assert( sizeof( cnWorldDef ) == 240, "cnWorldDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnBody ) == 672, "cnBody changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnShape ) == 320, "cnShape changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnContact ) == 848, "cnContact changed: update the snapshot (snapshot.c)" );

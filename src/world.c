@@ -5,6 +5,7 @@
 #include "error.h"
 #include "island.h"
 #include "methods/method.h"
+#include "task.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,14 @@ static const char* cnCheckWorldDef( const cnWorldDef* def )
 	{
 		return "maxEnergyGrowth must be > 0 (INFINITY: no check)";
 	}
+	if ( def->workerCount < 1 || def->workerCount > CN_MAX_WORKERS )
+	{
+		return "workerCount must be from 1 to CN_MAX_WORKERS (64)";
+	}
+	if ( ( def->enqueueTask == NULL ) != ( def->finishTask == NULL ) )
+	{
+		return "enqueueTask and finishTask must be set together";
+	}
 	return NULL;
 }
 
@@ -77,6 +86,18 @@ cnWorld* cnCreateWorld( const cnWorldDef* def )
 		free( methodState );
 		cnSetError( cnError_outOfMemory, "out of memory" );
 		return NULL;
+	}
+	// the world's threads, unless the program schedules the work (task.c); a thread that cannot
+	// start fails the creation, with the reason
+	if ( def->workerCount > 1 && def->enqueueTask == NULL )
+	{
+		world->taskPool = cnTaskPool_Create( def->workerCount );
+		if ( world->taskPool == NULL )
+		{
+			free( world );
+			free( methodState );
+			return NULL;
+		}
 	}
 	world->magic = CN_WORLD_MAGIC;
 	world->def = *def;
@@ -135,6 +156,7 @@ void cnDestroyWorld( cnWorld* world )
 	cnBroadPhase_Destroy( &world->broadPhase );
 	cnArena_Destroy( &world->arena );
 	free( world->methodState );
+	cnTaskPool_Destroy( world->taskPool );
 	world->magic = 0;
 	free( world );
 }
@@ -183,6 +205,29 @@ bool cnWorld_SetGravity( cnWorld* world, cnVec3 gravity )
 	}
 	world->gravity = gravity;
 	cnWakeAll( world );
+	cnClearError();
+	return true;
+}
+
+bool cnWorld_SetWorkerCount( cnWorld* world, int workerCount )
+{
+	if ( workerCount < 1 || workerCount > CN_MAX_WORKERS )
+	{
+		return cnSetError( cnError_invalidArgument, "workerCount must be from 1 to CN_MAX_WORKERS (64), got %d",
+						   workerCount );
+	}
+	cnTaskPool_Destroy( world->taskPool );
+	world->taskPool = NULL;
+	world->def.workerCount = workerCount;
+	if ( workerCount > 1 && world->def.enqueueTask == NULL )
+	{
+		world->taskPool = cnTaskPool_Create( workerCount );
+		if ( world->taskPool == NULL )
+		{
+			world->def.workerCount = 1;
+			return false;
+		}
+	}
 	cnClearError();
 	return true;
 }

@@ -83,6 +83,9 @@ struct cnWorld
 
 	cnBroadPhase broadPhase;
 	cnArena arena;
+	// the world's own threads (task.c): def.workerCount - 1 of them; NULL with one worker or a user
+	// scheduler (def.enqueueTask)
+	struct cnTaskPool* taskPool;
 
 	// the contact method (methods/method.h) and the state it keeps between steps (NULL: none)
 	const struct cnMethodModule* module;

@@ -89,7 +89,7 @@ check "demo with an argument: no output" no_output
 
 # --- bad option values ----------------------------------------------------------------------
 for args in "--fps 0" "--fps -5" "--fps abc" "--fps 1e400" "--fps nan" "--duration -1" "--duration 1x" \
-	"--duration inf" "--method magic" "--method="; do
+	"--duration inf" "--method magic" "--method=" "--workers 0" "--workers -1" "--workers 1.5" "--workers 65"; do
 	# shellcheck disable=SC2086
 	run run "$GOOD" --csv out.csv --record out.cnrec $args
 	check "run $args: exits 2" test $rc -eq 2
@@ -100,7 +100,8 @@ check "bad --method lists the known methods" bash -c "cd '$T/work' && '$CAIRN' r
 run run "$GOOD" --csv out.csv --record out.csv
 check "--csv and --record on one file: exits 2" test $rc -eq 2
 check "--csv and --record on one file: no output" no_output
-for args in "--steps 0" "--steps x" "--repeat 0" "--repeat -1"; do
+for args in "--steps 0" "--steps x" "--repeat 0" "--repeat -1" "--workers 0" "--workers 1,,2" "--workers 2,x" \
+	"--workers ,"; do
 	# shellcheck disable=SC2086
 	run bench "$GOOD" $args
 	check "bench $args: exits 2" test $rc -eq 2

@@ -98,6 +98,8 @@ check "--hash --quiet prints only the hash" test "$(wc -l <"$T/out")" -eq 1
 hash1=$(cat "$T/out")
 run run "$T/tiny.json" --hash --quiet
 check "two runs give the same hash" test "$hash1" = "$(cat "$T/out")"
+run run "$T/tiny.json" --hash --quiet --workers 3
+check "--workers 3 gives the same hash" test "$hash1" = "$(cat "$T/out")"
 run run "$T/tiny.json" --hash --quiet --duration 0.3
 check "a shorter run gives another hash" test "$hash1" != "$(cat "$T/out")"
 
@@ -169,6 +171,9 @@ run bench "$T/tiny.json" --steps 5 --repeat 2
 check "bench exits 0" test $rc -eq 0
 check "bench prints a header" grep -q "^scene .*median .*min" "$T/out"
 check "bench prints a row for the scene" grep -Eq "^tiny +4 +5 " "$T/out"
+run bench "$T/tiny.json" --steps 5 --repeat 1 --workers 1,2
+check "bench --workers 1,2 exits 0" test $rc -eq 0
+check "bench --workers 1,2: a row per count" bash -c "grep -Eq '^tiny +4 +5 +1 ' '$T/out' && grep -Eq '^tiny +4 +5 +2 ' '$T/out'"
 CAIRN_SCENES="$T" "$CAIRN" bench tiny --steps 2 --repeat 1 >"$T/out" 2>"$T/err"
 check "bench finds NAME in \$CAIRN_SCENES" grep -Eq "^tiny +4 +2 " "$T/out"
 

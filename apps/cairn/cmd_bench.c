@@ -15,14 +15,15 @@
 #endif
 
 const char cliBenchHelp[] =
-	"usage: cairn bench [SCENE...] [--steps N] [--repeat R] [--awake]\n"
+	"usage: cairn bench [SCENE...] [--steps N] [--repeat R] [--awake] [--workers LIST]\n"
 	"\n"
 	"Times cnWorld_Step on each scene: loads it and runs its first N steps (the steps of\n"
 	"'cairn run', through the library's run loop), R times, each from a freshly loaded\n"
 	"scene; prints per scene: bodies, steps, the median and the minimum wall milliseconds\n"
 	"per step over the repeats, the average contacts, manifold points and awake bodies per\n"
 	"step, and the average milliseconds per step of each stage (broad phase, narrow phase,\n"
-	"solve, integrate, finish, islands).\n"
+	"solve, integrate, finish, islands). With --workers, one row per scene and worker count,\n"
+	"and the speed-up of each row's median over the first count's.\n"
 	"\n"
 	"SCENE is a file, or a name looked up as DIR/NAME or DIR/NAME.json in the scenes\n"
 	"directory DIR = $CAIRN_SCENES if set, else the source tree's scenes/. Default\n"
@@ -33,12 +34,16 @@ const char cliBenchHelp[] =
 	"  --repeat R   repeats per scene (default 3)\n"
 	"  --awake      keep every body awake (sleeping off): the cost of a step when\n"
 	"               everything moves, as the peers' benchmarks measure it\n"
+	"  --workers LIST\n"
+	"               worker counts to run each scene at, comma-separated (1 to 64; default:\n"
+	"               the scene's \"workers\"), e.g. 1,2\n"
 	"  -h, --help   show this help\n"
 	"\n"
 	"exit status: 0 ok, 1 a step failed, 2 bad option or scene.\n"
 	"\n"
 	"example:\n"
-	"  cairn bench pyramid --steps 200 --repeat 5\n";
+	"  cairn bench pyramid --steps 200 --repeat 5\n"
+	"  cairn bench pyramid --awake --workers 1,2\n";
 
 static bool cliIsFile( const char* path )
 {
@@ -73,6 +78,37 @@ static char* cliResolveScene( const char* arg, const char* directory )
 	}
 	memcpy( path, arg, a + 1 );
 	return path;
+}
+
+// "1,2,4": worker counts from 1 to CN_MAX_WORKERS, at most CN_MAX_WORKERS of them.
+static bool cliParseWorkerList( const char* text, int* workers, int* count )
+{
+	*count = 0;
+	const char* c = text;
+	for ( ;; )
+	{
+		char item[32];
+		size_t n = strcspn( c, "," );
+		if ( n == 0 || n >= sizeof( item ) || *count == CN_MAX_WORKERS )
+		{
+			cliError( "--workers: expected worker counts like 1,2,4 (at most %d of them), got '%s'", CN_MAX_WORKERS,
+					  text );
+			return false;
+		}
+		memcpy( item, c, n );
+		item[n] = 0;
+		long long value;
+		if ( cliParseInt( "--workers", item, 1, CN_MAX_WORKERS, &value ) == false )
+		{
+			return false;
+		}
+		workers[( *count )++] = (int)value;
+		if ( c[n] == 0 )
+		{
+			return true;
+		}
+		c += n + 1;
+	}
 }
 
 static int cliCompareDoubles( const void* a, const void* b )
@@ -114,7 +150,10 @@ static bool cliBenchAfterStep( cnWorld* world, void* context )
 	return sums->repeatSteps < sums->repeatLimit;
 }
 
-static int cliBenchScene( const char* path, long long steps, int repeats, int nameWidth, bool awake )
+// Times one scene at workers workers (0: the scene's own count); *median is its median ms/step and
+// baseline the first worker count's (0 for the first row: speed-up 1).
+static int cliBenchScene( const char* path, long long steps, int repeats, int nameWidth, bool awake, int workers,
+						  double baseline, double* median )
 {
 	double* msPerStep = malloc( sizeof( double ) * (size_t)repeats );
 	if ( msPerStep == NULL )
@@ -124,6 +163,7 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 	}
 	cliBenchSums sums = { 0 };
 	int bodyCount = 0;
+	int workerCount = 1;
 	long long stepCount = steps;
 	char name[256] = "";
 	for ( int r = 0; r < repeats; ++r )
@@ -139,6 +179,14 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 		{
 			cnWorld_EnableSleeping( scene->world, false );
 		}
+		if ( workers > 0 && cnWorld_SetWorkerCount( scene->world, workers ) == false )
+		{
+			cliError( "%s: %s", path, cnGetError() );
+			cnDestroyScene( scene );
+			free( msPerStep );
+			return CLI_FAILURE;
+		}
+		workerCount = cnWorld_GetDef( scene->world ).workerCount;
 		bodyCount = cnWorld_GetBodyCount( scene->world );
 
 		// the steps of `cairn run` (k per frame interval of 1/fps), as many as asked for: by default
@@ -168,11 +216,13 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 		cnDestroyScene( scene );
 	}
 	qsort( msPerStep, (size_t)repeats, sizeof( double ), cliCompareDoubles );
-	double median = repeats % 2 == 1 ? msPerStep[repeats / 2]
-									 : 0.5 * ( msPerStep[repeats / 2 - 1] + msPerStep[repeats / 2] );
+	*median = repeats % 2 == 1 ? msPerStep[repeats / 2]
+							   : 0.5 * ( msPerStep[repeats / 2 - 1] + msPerStep[repeats / 2] );
 	double n = (double)sums.steps;
-	printf( "%-*s %7d %6lld %9.4f %9.4f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n", nameWidth,
-			name, bodyCount, stepCount, median, msPerStep[0], sums.contacts / n, sums.points / n, sums.awake / n,
+	double speedUp = baseline > 0.0 && *median > 0.0 ? baseline / *median : 1.0;
+	printf( "%-*s %7d %6lld %7d %9.4f %9.4f %7.2f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n",
+			nameWidth, name, bodyCount, stepCount, workerCount, *median, msPerStep[0], speedUp, sums.contacts / n,
+			sums.points / n, sums.awake / n,
 			sums.stage[0] / n, sums.stage[1] / n, sums.stage[2] / n, sums.stage[3] / n, sums.stage[6] / n,
 			sums.stage[4] / n, sums.stage[5] / n );
 	fflush( stdout );
@@ -182,18 +232,19 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 
 int cliBenchMain( int argc, char** argv )
 {
-	const char *stepsText = NULL, *repeatText = NULL;
+	const char *stepsText = NULL, *repeatText = NULL, *workersText = NULL;
 	bool awake = false;
 	const cliOption options[] = { { "--steps", &stepsText, NULL },
 								  { "--repeat", &repeatText, NULL },
-								  { "--awake", NULL, &awake } };
+								  { "--awake", NULL, &awake },
+								  { "--workers", &workersText, NULL } };
 	enum
 	{
 		maxScenes = 64
 	};
 	const char* positional[maxScenes];
 	int positionalCount = 0;
-	int status = cliParse( argc, argv, options, 3, positional, maxScenes, &positionalCount, cliBenchHelp );
+	int status = cliParse( argc, argv, options, 4, positional, maxScenes, &positionalCount, cliBenchHelp );
 	if ( status >= 0 )
 	{
 		return status;
@@ -204,6 +255,14 @@ int cliBenchMain( int argc, char** argv )
 		return CLI_BAD_INPUT;
 	}
 	if ( repeatText != NULL && cliParseInt( "--repeat", repeatText, 1, 1000, &repeats ) == false )
+	{
+		return CLI_BAD_INPUT;
+	}
+
+	// --workers 1,2,4: each count in turn (0: the scene's own)
+	int workers[CN_MAX_WORKERS] = { 0 };
+	int workerRuns = 1;
+	if ( workersText != NULL && cliParseWorkerList( workersText, workers, &workerRuns ) == false )
 	{
 		return CLI_BAD_INPUT;
 	}
@@ -247,13 +306,19 @@ int cliBenchMain( int argc, char** argv )
 			"repeats);\n"
 			"contacts, points, awake and the stage columns (ms/step) are averages over all steps\n",
 			repeats, repeats == 1 ? "" : "s", awake ? ", sleeping off" : "" );
-	printf( "%-*s %7s %6s %9s %9s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies", "steps",
-			"median", "min", "contacts", "points", "awake", "broad", "narrow", "solve", "integr", "contin", "finish",
-			"island" );
+	printf( "%-*s %7s %6s %7s %9s %9s %7s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies",
+			"steps", "workers", "median", "min", "speedup", "contacts", "points", "awake", "broad", "narrow", "solve",
+			"integr", "contin", "finish", "island" );
 	status = CLI_OK;
 	for ( int i = 0; i < sceneCount && status == CLI_OK; ++i )
 	{
-		status = cliBenchScene( paths[i], steps, (int)repeats, nameWidth, awake );
+		double baseline = 0.0;
+		for ( int k = 0; k < workerRuns && status == CLI_OK; ++k )
+		{
+			double median = 0.0;
+			status = cliBenchScene( paths[i], steps, (int)repeats, nameWidth, awake, workers[k], baseline, &median );
+			baseline = k == 0 ? median : baseline;
+		}
 	}
 	for ( int i = 0; i < sceneCount; ++i )
 	{

@@ -19,6 +19,8 @@ const char cliRunHelp[] =
 	"  --duration T   simulated seconds (default: the scene's \"duration\")\n"
 	"  --fps F        output frames per second (default: the scene's \"fps\")\n"
 	"  --method M     contact method (default: the scene's \"method\"; see cairn --help)\n"
+	"  --workers N    threads that run the step, 1 to 64 (default: the scene's \"workers\",\n"
+	"                 else 1); the results are the same bits for any N\n"
 	"  --csv FILE     write every non-static body at every frame as CSV:\n"
 	"                 time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
 	"  --joints-csv FILE\n"
@@ -157,7 +159,7 @@ int cliRunMain( int argc, char** argv )
 {
 	const char *duration = NULL, *fps = NULL, *method = NULL, *csv = NULL, *record = NULL, *bodies = NULL,
 			   *every = NULL, *jointsCsv = NULL, *onInstability = NULL, *saveState = NULL, *at = NULL,
-			   *fromState = NULL;
+			   *fromState = NULL, *workers = NULL;
 	bool stats = false, hash = false, quiet = false, dump = false;
 	const cliOption options[] = {
 		{ "--duration", &duration, NULL }, { "--fps", &fps, NULL },		  { "--method", &method, NULL },
@@ -168,6 +170,7 @@ int cliRunMain( int argc, char** argv )
 		{ "--save-state", &saveState, NULL },
 		{ "--at", &at, NULL },
 		{ "--from-state", &fromState, NULL },
+		{ "--workers", &workers, NULL },
 	};
 	const char* positional[1];
 	int positionalCount = 0;
@@ -203,6 +206,11 @@ int cliRunMain( int argc, char** argv )
 	if ( onInstability != NULL && cnInstabilityAction_FromName( onInstability, &action ) == false )
 	{
 		cliError( "--on-instability: unknown action '%s' (known: stop, warn, freeze-body)", onInstability );
+		return CLI_BAD_INPUT;
+	}
+	long long workerCount = 0;
+	if ( workers != NULL && cliParseInt( "--workers", workers, 1, CN_MAX_WORKERS, &workerCount ) == false )
+	{
 		return CLI_BAD_INPUT;
 	}
 	long long everyValue = 1;
@@ -285,10 +293,16 @@ int cliRunMain( int argc, char** argv )
 			return status;
 		}
 	}
-	// on the world that runs (the snapshot's, with --from-state)
+	// on the world that runs (the snapshot's, with --from-state: it has one worker until told)
 	if ( onInstability != NULL )
 	{
 		cnWorld_SetInstabilityAction( scene->world, action );
+	}
+	if ( workerCount > 0 && cnWorld_SetWorkerCount( scene->world, (int)workerCount ) == false )
+	{
+		cliError( "--workers %lld: %s", workerCount, cnGetError() );
+		cliDestroyRunScene( scene, fosssim );
+		return CLI_FAILURE;
 	}
 	if ( cfg.saveStateAt > cfg.duration + 1e-12 * ( 1.0 + cfg.duration ) )
 	{

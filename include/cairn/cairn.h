@@ -129,6 +129,11 @@ CN_API void cnWorld_EnableSleeping( cnWorld* world, bool flag );
 /// Changes what the instability guard does from the next step on (cnWorldDef.onInstability).
 CN_API bool cnWorld_SetInstabilityAction( cnWorld* world, cnInstabilityAction action );
 
+/// Changes the number of workers (1 to CN_MAX_WORKERS) from the next step on, restarting the world's
+/// threads (a world with a user scheduler keeps it); results do not depend on it. false when out of
+/// range or a thread cannot start (the world then runs on 1 worker).
+CN_API bool cnWorld_SetWorkerCount( cnWorld* world, int workerCount );
+
 /// 64-bit FNV-1a hash of the positions and orientations of all live bodies in creation order.
 CN_API uint64_t cnWorld_Hash( const cnWorld* world );
 

@@ -266,6 +266,26 @@ typedef enum cnInstabilityAction
 	cnInstability_count
 } cnInstabilityAction;
 
+// ---------------------------------------------------------------------------------------------
+// threads: the world's workers, or an embedding program's own scheduler (as Box2D v3 takes one)
+
+/// The most workers a world can have (cnWorldDef.workerCount).
+#define CN_MAX_WORKERS 64
+
+/// One piece of a step's parallel work: the items [startIndex, endIndex) on the worker workerIndex
+/// (0 <= workerIndex < cnWorldDef.workerCount; no two pieces run at once on one worker index).
+typedef void cnTaskCallback( int startIndex, int endIndex, int workerIndex, void* taskContext );
+
+/// A user scheduler's enqueue: runs task over the items [0, itemCount) in contiguous pieces of at
+/// least minRange items (any split: the step's results do not depend on it), each piece once, with
+/// a worker index below cnWorldDef.workerCount that no other running piece has. Returns the user's
+/// handle for cnFinishTaskCallback, or NULL when it ran every piece before returning.
+typedef void* cnEnqueueTaskCallback( cnTaskCallback* task, int itemCount, int minRange, void* taskContext,
+									 void* userContext );
+
+/// A user scheduler's finish: returns once every piece of the task enqueued as userTask has run.
+typedef void cnFinishTaskCallback( void* userTask, void* userContext );
+
 /// World settings: what every method shares, the method and its settings.
 typedef struct cnWorldDef
 {
@@ -311,6 +331,17 @@ typedef struct cnWorldDef
 	/// force, moving kinematic body, joint motor or joint spring could add energy (> 0; INFINITY: no
 	/// check; docs/reliability.md)
 	double maxEnergyGrowth;
+	/// workers that run the step's parallel stages, 1 to CN_MAX_WORKERS (default 1: the calling
+	/// thread alone). Results are bit-identical for any count. Not simulation state: snapshots do
+	/// not keep it (cnWorld_SetWorkerCount).
+	int workerCount;
+	/// an embedding program's scheduler (both or neither): when set, the world hands its parallel
+	/// work to these instead of starting workerCount - 1 threads of its own
+	cnEnqueueTaskCallback* enqueueTask;
+	/// see enqueueTask
+	cnFinishTaskCallback* finishTask;
+	/// passed to enqueueTask and finishTask as userContext
+	void* userTaskContext;
 } cnWorldDef;
 
 // ---------------------------------------------------------------------------------------------

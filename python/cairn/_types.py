@@ -86,7 +86,8 @@ class WorldDef(Structure):
                 ("timeToSleep", c_double), ("sleepLinearThreshold", c_double),
                 ("sleepAngularThreshold", c_double), ("hitEventThreshold", c_double),
                 ("onInstability", c_enum), ("maxSpeed", c_double), ("maxAngularSpeed", c_double),
-                ("maxEnergyGrowth", c_double)]
+                ("maxEnergyGrowth", c_double), ("workerCount", c_int), ("enqueueTask", c_void_p),
+                ("finishTask", c_void_p), ("userTaskContext", c_void_p)]
 
 
 class BodyDef(Structure):

@@ -305,12 +305,12 @@ class World:
     also freed when garbage collected."""
 
     def __init__(self, method="impulse", gravity=(0.0, 0.0, -9.81), *, planar=False, sleep=True,
-                 continuous=True, substeps=None, time_step=1.0 / 120.0, duration=5.0, fps=60.0):
+                 continuous=True, substeps=None, workers=1, time_step=1.0 / 120.0, duration=5.0, fps=60.0):
         """Creates an empty world. method: a contact method name (cairn.methods()); gravity in
         m/s^2 (z up); planar: bodies move in the xy-plane only; sleep: bodies at rest may sleep;
         continuous: fast bodies are swept so they do not tunnel; substeps: the impulse method's
-        sub-steps (library default when None). time_step, duration and fps are the defaults of
-        step() and run()."""
+        sub-steps (library default when None); workers: threads that run the step (results do not
+        depend on it). time_step, duration and fps are the defaults of step() and run()."""
         self._ptr = None
         self._scene = None
         self._fosssim = None
@@ -323,6 +323,7 @@ class World:
         world_def.enableContinuous = bool(continuous)
         if substeps is not None:
             world_def.settings.impulse.subSteps = int(substeps)
+        world_def.workerCount = int(workers)
         ptr = L.cnCreateWorld(ctypes.byref(world_def))
         _lib.check(ptr)
         self._adopt(ptr, None, None)

@@ -392,7 +392,7 @@ static const char* const cnTopKeys[] = {
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
 	"speculative_contacts", "cameras", "joints", "continuous", "on_instability", "max_speed",
-	"max_angular_speed", "max_energy_growth" };
+	"max_angular_speed", "max_energy_growth", "workers" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -486,6 +486,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	const char* integrator = NULL;
 	const char* onInstability = NULL;
 	double subSteps = methods->impulse.subSteps;
+	double workers = worldDef.workerCount;
 	// one "tolerance" serves both adaptive integrators (penalty and analytic-impulse; constraint)
 	double tolerance = methods->penalty.errorTolerance;
 	if ( cnJsonReadString( L, root, "name", &name ) == false ||
@@ -499,6 +500,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnJsonReadBool( L, root, "sleep", &worldDef.enableSleep ) == false ||
 		 cnJsonReadBool( L, root, "continuous", &worldDef.enableContinuous ) == false ||
 		 cnJsonReadInteger( L, root, "substeps", 1.0, 64.0, &subSteps ) == false ||
+		 cnJsonReadInteger( L, root, "workers", 1.0, (double)CN_MAX_WORKERS, &workers ) == false ||
 		 cnJsonReadBool( L, root, "planar", &worldDef.planar ) == false ||
 		 cnJsonReadBool( L, root, "position_correction", &methods->velocity.positionCorrection ) == false ||
 		 cnJsonReadBool( L, root, "speculative_contacts", &methods->velocity.speculativeContacts ) == false ||
@@ -518,6 +520,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		return NULL;
 	}
 	methods->impulse.subSteps = (int)subSteps;
+	worldDef.workerCount = (int)workers;
 	if ( cnJsonField( root, "tolerance" ) != NULL )
 	{
 		methods->penalty.errorTolerance = tolerance;

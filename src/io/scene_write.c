@@ -264,6 +264,11 @@ static void cnWriteSettings( cJSON* root, const cnWorld* world )
 	cnAddNum( root, "tolerance", d.settings.penalty.errorTolerance );
 	cJSON_AddBoolToObject( root, "sleep", d.enableSleep );
 	cJSON_AddBoolToObject( root, "continuous", d.enableContinuous );
+	// one worker is the default: most scenes never name it
+	if ( d.workerCount > 1 )
+	{
+		cnAddNum( root, "workers", d.workerCount );
+	}
 	cJSON_AddStringToObject( root, "on_instability", cnInstabilityAction_GetName( d.onInstability ) );
 	// infinite bounds are the absence of the key
 	if ( isfinite( d.maxSpeed ) )

@@ -88,6 +88,10 @@ int main( void )
 	FIELD( cnWorldDef, maxSpeed );
 	FIELD( cnWorldDef, maxAngularSpeed );
 	FIELD( cnWorldDef, maxEnergyGrowth );
+	FIELD( cnWorldDef, workerCount );
+	FIELD( cnWorldDef, enqueueTask );
+	FIELD( cnWorldDef, finishTask );
+	FIELD( cnWorldDef, userTaskContext );
 
 	SIZE( cnBodyDef );
 	FIELD( cnBodyDef, name );

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+// Threads (src/task.h): cnParallelFor covers every item once in ranges of at least minRange on
+// workers below the worker count, through the world's own threads and through a user scheduler;
+// the worker settings are checked; and a world steps to the same bits on 1, 2 and 4 workers and
+// with a user scheduler, for a stack, a pile of mixed shapes, jointed ragdolls, meshes and hulls,
+// also across a snapshot taken on one worker count and continued on another.
+#include "cairn/cairn.h"
+#include "cairn/scene.h"
+#include "task.h"
+#include "test.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------
+// cnParallelFor
+
+enum
+{
+	maxItems = 10000
+};
+
+typedef struct Coverage
+{
+	int hits[maxItems];
+	int workerCount;
+	int minRange;
+	int itemCount;
+	atomic_int calls;
+	atomic_int badRange;
+	atomic_int badWorker;
+	// which worker indices are busy: two ranges must never run at once on one index
+	atomic_int busy[CN_MAX_WORKERS];
+	atomic_int overlap;
+} Coverage;
+
+static void coverRange( int start, int end, int worker, void* context )
+{
+	Coverage* c = context;
+	atomic_fetch_add( &c->calls, 1 );
+	if ( worker < 0 || worker >= c->workerCount )
+	{
+		atomic_fetch_add( &c->badWorker, 1 );
+		return;
+	}
+	if ( atomic_fetch_add( &c->busy[worker], 1 ) != 0 )
+	{
+		atomic_fetch_add( &c->overlap, 1 );
+	}
+	// every range but a single whole one has at least minRange items
+	if ( start < 0 || end > c->itemCount || start >= end || ( end - start < c->minRange && end - start != c->itemCount ) )
+	{
+		atomic_fetch_add( &c->badRange, 1 );
+	}
+	for ( int i = start; i < end && i >= 0 && i < maxItems; ++i )
+	{
+		c->hits[i] += 1;
+	}
+	atomic_fetch_sub( &c->busy[worker], 1 );
+}
+
+static Coverage* runCoverage( cnWorld* world, int itemCount, int minRange )
+{
+	static Coverage c;
+	memset( &c, 0, sizeof( c ) );
+	c.workerCount = cnWorld_WorkerCount( world );
+	c.minRange = minRange < 1 ? 1 : minRange;
+	c.itemCount = itemCount;
+	cnParallelFor( world, itemCount, minRange, coverRange, &c );
+	return &c;
+}
+
+static bool coveredOnce( const Coverage* c )
+{
+	for ( int i = 0; i < c->itemCount; ++i )
+	{
+		if ( c->hits[i] != 1 )
+		{
+			return false;
+		}
+	}
+	return atomic_load( &c->badRange ) == 0 && atomic_load( &c->badWorker ) == 0 && atomic_load( &c->overlap ) == 0;
+}
+
+static cnWorld* makeWorld( int workers )
+{
+	cnWorldDef def = cnDefaultWorldDef();
+	def.workerCount = workers;
+	return cnCreateWorld( &def );
+}
+
+static void parallelForCoversEveryItemOnce( void )
+{
+	const int workerCounts[] = { 1, 2, 3, 4, 8 };
+	const int itemCounts[] = { 1, 2, 7, 64, 100, 1000, 9999 };
+	const int minRanges[] = { 0, 1, 3, 16, 500 };
+	for ( int w = 0; w < 5; ++w )
+	{
+		cnWorld* world = makeWorld( workerCounts[w] );
+		CHECK( world != NULL );
+		CHECK( cnWorld_WorkerCount( world ) == workerCounts[w] );
+		for ( int n = 0; n < 7; ++n )
+		{
+			for ( int m = 0; m < 5; ++m )
+			{
+				// several rounds: the threads go from one loop to the next many times
+				for ( int round = 0; round < 3; ++round )
+				{
+					Coverage* c = runCoverage( world, itemCounts[n], minRanges[m] );
+					CHECK( coveredOnce( c ) );
+				}
+			}
+		}
+		// no items: no call
+		Coverage* c = runCoverage( world, 0, 1 );
+		CHECK( atomic_load( &c->calls ) == 0 );
+		cnDestroyWorld( world );
+	}
+}
+
+static void parallelForRunsSmallLoopsInline( void )
+{
+	cnWorld* world = makeWorld( 4 );
+	// fewer items than two ranges: one call with everything on worker 0
+	Coverage* c = runCoverage( world, 15, 8 );
+	CHECK( atomic_load( &c->calls ) == 1 && coveredOnce( c ) );
+	cnDestroyWorld( world );
+	world = makeWorld( 1 );
+	c = runCoverage( world, 5000, 1 );
+	CHECK( atomic_load( &c->calls ) == 1 && coveredOnce( c ) );
+	cnDestroyWorld( world );
+}
+
+// ---------------------------------------------------------------------------------------------
+// a user scheduler: runs the pieces itself, in reverse order, and says when it finished
+
+typedef struct UserScheduler
+{
+	int enqueued;
+	int finished;
+	int pieces;
+	bool returnNull;
+	void* lastTask;
+} UserScheduler;
+
+static void* userEnqueue( cnTaskCallback* task, int itemCount, int minRange, void* taskContext, void* userContext )
+{
+	UserScheduler* s = userContext;
+	s->enqueued += 1;
+	// pieces of minRange items (the last one takes the rest), run last first on alternating workers
+	// 0 and 1: a different split and order from the world's own threads
+	int pieces = itemCount / minRange > 0 ? itemCount / minRange : 1;
+	for ( int p = pieces - 1; p >= 0; --p )
+	{
+		int start = p * minRange;
+		int end = p == pieces - 1 ? itemCount : start + minRange;
+		task( start, end, p % 2, taskContext );
+		s->pieces += 1;
+	}
+	s->lastTask = s->returnNull ? NULL : s;
+	return s->lastTask;
+}
+
+static void userFinish( void* userTask, void* userContext )
+{
+	UserScheduler* s = userContext;
+	s->finished += userTask == s ? 1 : 1000;
+}
+
+static cnWorld* makeUserWorld( UserScheduler* s, int workers )
+{
+	cnWorldDef def = cnDefaultWorldDef();
+	def.workerCount = workers;
+	def.enqueueTask = userEnqueue;
+	def.finishTask = userFinish;
+	def.userTaskContext = s;
+	return cnCreateWorld( &def );
+}
+
+static void parallelForUsesUserScheduler( void )
+{
+	UserScheduler s = { 0 };
+	cnWorld* world = makeUserWorld( &s, 2 );
+	CHECK( world != NULL );
+	Coverage* c = runCoverage( world, 1000, 64 );
+	CHECK( coveredOnce( c ) );
+	CHECK( s.enqueued == 1 && s.finished == 1 && s.pieces == 15 );
+	// NULL from enqueue: it ran everything, finish is not called
+	s.returnNull = true;
+	c = runCoverage( world, 1000, 64 );
+	CHECK( coveredOnce( c ) );
+	CHECK( s.enqueued == 2 && s.finished == 1 );
+	// a small loop never reaches the scheduler
+	c = runCoverage( world, 100, 64 );
+	CHECK( coveredOnce( c ) && s.enqueued == 2 );
+	cnDestroyWorld( world );
+}
+
+static void workerSettingsAreChecked( void )
+{
+	cnWorldDef def = cnDefaultWorldDef();
+	CHECK( def.workerCount == 1 && def.enqueueTask == NULL && def.finishTask == NULL );
+	def.workerCount = 0;
+	CHECK( cnCreateWorld( &def ) == NULL && cnGetErrorCode() == cnError_invalidArgument );
+	CHECK( strstr( cnGetError(), "workerCount" ) != NULL );
+	def.workerCount = CN_MAX_WORKERS + 1;
+	CHECK( cnCreateWorld( &def ) == NULL );
+	def.workerCount = 2;
+	def.enqueueTask = userEnqueue;
+	CHECK( cnCreateWorld( &def ) == NULL && strstr( cnGetError(), "finishTask" ) != NULL );
+
+	cnWorld* world = makeWorld( 3 );
+	CHECK( cnWorld_GetDef( world ).workerCount == 3 );
+	CHECK( cnWorld_SetWorkerCount( world, 0 ) == false && cnGetErrorCode() == cnError_invalidArgument );
+	CHECK( cnWorld_SetWorkerCount( world, 2 ) && cnWorld_GetDef( world ).workerCount == 2 );
+	Coverage* c = runCoverage( world, 500, 1 );
+	CHECK( coveredOnce( c ) );
+	CHECK( cnWorld_SetWorkerCount( world, 1 ) && cnWorld_WorkerCount( world ) == 1 );
+	CHECK( cnWorld_SetWorkerCount( world, 4 ) );
+	c = runCoverage( world, 500, 1 );
+	CHECK( coveredOnce( c ) );
+	cnDestroyWorld( world );
+}
+
+// ---------------------------------------------------------------------------------------------
+// the same bits on any worker count
+
+// A stack of boxes in a pyramid of `levels` rows on a plane.
+static cnWorld* buildPyramid( cnWorld* world, int levels )
+{
+	cnBodyDef gd = cnDefaultBodyDef();
+	gd.type = cnBody_static;
+	cnBodyId ground = cnCreateBody( world, &gd );
+	cnShapeDef plane = cnDefaultShapeDef();
+	plane.type = cnShape_plane;
+	cnCreateShape( world, ground, &plane );
+	for ( int row = 0; row < levels; ++row )
+	{
+		for ( int k = 0; k < levels - row; ++k )
+		{
+			cnBodyDef bd = cnDefaultBodyDef();
+			bd.position = cnV3( 1.05 * k + 0.525 * row - 0.5 * levels, 0.0, 0.5 + 1.0 * row );
+			cnBodyId id = cnCreateBody( world, &bd );
+			cnShapeDef sd = cnDefaultShapeDef();
+			sd.type = cnShape_box;
+			sd.halfExtents = cnV3( 0.5, 0.5, 0.5 );
+			cnCreateShape( world, id, &sd );
+		}
+	}
+	return world;
+}
+
+// A pile of mixed shapes (boxes, spheres, capsules, cylinders) dropped onto a plane.
+static cnWorld* buildPile( cnWorld* world )
+{
+	cnBodyDef gd = cnDefaultBodyDef();
+	gd.type = cnBody_static;
+	cnBodyId ground = cnCreateBody( world, &gd );
+	cnShapeDef plane = cnDefaultShapeDef();
+	plane.type = cnShape_plane;
+	cnCreateShape( world, ground, &plane );
+	for ( int i = 0; i < 60; ++i )
+	{
+		cnBodyDef bd = cnDefaultBodyDef();
+		bd.position = cnV3( 0.37 * ( i % 5 ) - 0.8, 0.29 * ( ( i / 5 ) % 4 ) - 0.5, 0.6 + 0.45 * i / 4.0 );
+		bd.orientation = cnQuatFromAxisAngle( cnNormalize( cnV3( 1, i % 3, 2 ) ), 0.1 * i );
+		cnBodyId id = cnCreateBody( world, &bd );
+		cnShapeDef sd = cnDefaultShapeDef();
+		sd.type = (cnShapeType)( i % 4 );
+		sd.radius = 0.15;
+		sd.halfExtents = cnV3( 0.2, 0.15, 0.1 );
+		sd.halfHeight = 0.12;
+		cnCreateShape( world, id, &sd );
+	}
+	return world;
+}
+
+static uint64_t stepAndHash( cnWorld* world, int steps, double dt )
+{
+	for ( int i = 0; i < steps; ++i )
+	{
+		if ( cnWorld_Step( world, dt ) == false )
+		{
+			printf( "  step %d failed: %s\n", i, cnGetError() );
+			return 0;
+		}
+	}
+	return cnWorld_Hash( world );
+}
+
+static void builtWorldsGiveTheSameBits( void )
+{
+	int steps = testFast() ? 60 : 180;
+	const int workers[] = { 1, 2, 4 };
+	for ( int scene = 0; scene < 2; ++scene )
+	{
+		uint64_t first = 0;
+		// 1, 2 and 4 workers, then a user scheduler on 2
+		for ( int w = 0; w < 4; ++w )
+		{
+			UserScheduler s = { 0 };
+			cnWorld* world = w < 3 ? makeWorld( workers[w] ) : makeUserWorld( &s, 2 );
+			world = scene == 0 ? buildPyramid( world, 8 ) : buildPile( world );
+			uint64_t h = stepAndHash( world, steps, 1.0 / 60.0 );
+			printf( "  %s on %s %d: 0x%016llx\n", scene == 0 ? "pyramid" : "pile", w < 3 ? "workers" : "user scheduler",
+					w < 3 ? workers[w] : 2, (unsigned long long)h );
+			CHECK( h != 0 );
+			first = w == 0 ? h : first;
+			CHECK( h == first );
+			cnDestroyWorld( world );
+		}
+	}
+}
+
+// A shipped scene on workers workers; with viaSnapshot, stepped after a save and load.
+static uint64_t runScene( const char* name, int workers, int steps, bool viaSnapshot )
+{
+	char path[512];
+	snprintf( path, sizeof( path ), "%s/scenes/%s.json", CAIRN_SOURCE_DIR, name );
+	cnScene* scene = cnLoadScene( path );
+	if ( scene == NULL )
+	{
+		printf( "  %s\n", cnGetError() );
+		return 0;
+	}
+	if ( viaSnapshot )
+	{
+		void* data = NULL;
+		size_t size = 0;
+		cnWorld_Save( scene->world, &data, &size );
+		cnWorld* loaded = cnWorld_Load( data, size );
+		cnFree( data );
+		cnDestroyWorld( scene->world );
+		scene->world = loaded;
+	}
+	if ( scene->world == NULL || cnWorld_SetWorkerCount( scene->world, workers ) == false )
+	{
+		cnDestroyScene( scene );
+		return 0;
+	}
+	uint64_t h = stepAndHash( scene->world, steps, scene->timeStep );
+	cnDestroyScene( scene );
+	return h;
+}
+
+static void scenesGiveTheSameBits( void )
+{
+	// joints (ragdolls on stairs), a mesh staircase, hulls (jacks), a heightfield
+	const char* scenes[] = { "ragdoll_stairs", "stairs_mesh", "jacks", "terrain" };
+	int steps = testFast() ? 40 : 150;
+	for ( int i = 0; i < 4; ++i )
+	{
+		uint64_t one = runScene( scenes[i], 1, steps, false );
+		uint64_t two = runScene( scenes[i], 2, steps, false );
+		uint64_t four = runScene( scenes[i], 4, steps, false );
+		uint64_t loaded = runScene( scenes[i], 2, steps, true );
+		printf( "  %s: 0x%016llx 0x%016llx 0x%016llx 0x%016llx\n", scenes[i], (unsigned long long)one,
+				(unsigned long long)two, (unsigned long long)four, (unsigned long long)loaded );
+		CHECK( one != 0 );
+		CHECK( one == two && one == four && one == loaded );
+	}
+}
+
+// A snapshot taken on 1 worker and continued on 3 gives the bits of a run on 1 worker throughout.
+static void snapshotsContinueOnAnyWorkerCount( void )
+{
+	int steps = testFast() ? 30 : 90;
+	cnWorld* whole = buildPile( makeWorld( 1 ) );
+	uint64_t expected = stepAndHash( whole, 2 * steps, 1.0 / 60.0 );
+	cnDestroyWorld( whole );
+
+	cnWorld* first = buildPile( makeWorld( 1 ) );
+	stepAndHash( first, steps, 1.0 / 60.0 );
+	void* data = NULL;
+	size_t size = 0;
+	CHECK( cnWorld_Save( first, &data, &size ) );
+	cnDestroyWorld( first );
+	cnWorld* second = cnWorld_Load( data, size );
+	cnFree( data );
+	CHECK( second != NULL );
+	CHECK( cnWorld_GetDef( second ).workerCount == 1 );
+	CHECK( cnWorld_SetWorkerCount( second, 3 ) );
+	CHECK( stepAndHash( second, steps, 1.0 / 60.0 ) == expected );
+	cnDestroyWorld( second );
+}
+
+int main( void )
+{
+	RUN_TEST( parallelForCoversEveryItemOnce );
+	RUN_TEST( parallelForRunsSmallLoopsInline );
+	RUN_TEST( parallelForUsesUserScheduler );
+	RUN_TEST( workerSettingsAreChecked );
+	RUN_TEST( builtWorldsGiveTheSameBits );
+	RUN_TEST( scenesGiveTheSameBits );
+	RUN_TEST( snapshotsContinueOnAnyWorkerCount );
+	return TEST_SUMMARY();
+}
