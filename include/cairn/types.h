@@ -191,11 +191,28 @@ typedef enum cnShapeType
 	cnShape_count
 } cnShapeType;
 
+/// Which instructions solve the impulse method's contacts. Every path gives the same bits (they do
+/// the same operations in the same order on each lane); only the speed differs. A path this
+/// machine lacks falls back to the best it has.
+typedef enum cnSimdPath
+{
+	/// the best this machine has: AVX2, else SSE2, else scalar
+	cnSimd_auto = 0,
+	/// one constraint at a time in plain doubles
+	cnSimd_scalar,
+	/// four constraints at a time in pairs of SSE2 registers (x86-64)
+	cnSimd_sse2,
+	/// four constraints at a time in AVX2 registers (x86-64 from 2013 on)
+	cnSimd_avx2,
+} cnSimdPath;
+
 /// Settings of the impulse method (Box2D v3's soft step).
 typedef struct cnImpulseSettings
 {
 	/// solver sub-steps per step, 1 to 64
 	int subSteps;
+	/// the contact solve's instructions (auto by default)
+	cnSimdPath simd;
 	/// contact stiffness in cycles per second for the soft step (capped at a quarter of the sub-step rate)
 	double contactHertz;
 	/// contact damping ratio (non-dimensional)

@@ -51,7 +51,7 @@ class ShapeId(Structure):
 
 class ImpulseSettings(Structure):
     """cnImpulseSettings"""
-    _fields_ = [("subSteps", c_int), ("contactHertz", c_double), ("contactDampingRatio", c_double),
+    _fields_ = [("subSteps", c_int), ("simd", c_int), ("contactHertz", c_double), ("contactDampingRatio", c_double),
                 ("maxPushVelocity", c_double)]
 
 

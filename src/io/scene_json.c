@@ -392,7 +392,7 @@ static const char* const cnTopKeys[] = {
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
 	"speculative_contacts", "cameras", "joints", "continuous", "on_instability", "max_speed",
-	"max_angular_speed", "max_energy_growth", "workers" };
+	"max_angular_speed", "max_energy_growth", "workers", "simd" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -485,6 +485,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	const char* lcpSolver = NULL;
 	const char* integrator = NULL;
 	const char* onInstability = NULL;
+	const char* simd = NULL;
 	double subSteps = methods->impulse.subSteps;
 	double workers = worldDef.workerCount;
 	// one "tolerance" serves both adaptive integrators (penalty and analytic-impulse; constraint)
@@ -508,6 +509,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnJsonReadString( L, root, "lcp_solver", &lcpSolver ) == false ||
 		 cnJsonReadString( L, root, "integrator", &integrator ) == false ||
 		 cnJsonReadString( L, root, "on_instability", &onInstability ) == false ||
+		 cnJsonReadString( L, root, "simd", &simd ) == false ||
 		 cnJsonReadNumber( L, root, "max_speed", cnJsonCheck_positive, &worldDef.maxSpeed ) == false ||
 		 cnJsonReadNumber( L, root, "max_angular_speed", cnJsonCheck_positive, &worldDef.maxAngularSpeed ) == false ||
 		 cnJsonReadNumber( L, root, "max_energy_growth", cnJsonCheck_positive, &worldDef.maxEnergyGrowth ) == false )
@@ -535,6 +537,21 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	if ( L->methodOverride != cnMethod_count )
 	{
 		worldDef.method = L->methodOverride;
+	}
+	if ( simd != NULL )
+	{
+		static const char* const names[] = { "auto", "scalar", "sse2", "avx2" };
+		int found = -1;
+		for ( int i = 0; i < 4; ++i )
+		{
+			found = strcmp( simd, names[i] ) == 0 ? i : found;
+		}
+		if ( found < 0 )
+		{
+			cnJsonFailAt( L, "simd", "unknown SIMD path \"%s\" (allowed: auto, scalar, sse2, avx2)", simd );
+			return NULL;
+		}
+		methods->impulse.simd = (cnSimdPath)found;
 	}
 	if ( lcpSolver != NULL )
 	{

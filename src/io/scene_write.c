@@ -254,6 +254,11 @@ static void cnWriteSettings( cJSON* root, const cnWorld* world )
 	cnAddVec( root, "gravity", cnWorld_GetGravity( world ) );
 	cJSON_AddStringToObject( root, "method", cnMethod_GetName( d.method ) );
 	cnAddNum( root, "substeps", d.settings.impulse.subSteps );
+	if ( d.settings.impulse.simd != cnSimd_auto )
+	{
+		static const char* const names[] = { "auto", "scalar", "sse2", "avx2" };
+		cJSON_AddStringToObject( root, "simd", names[d.settings.impulse.simd] );
+	}
 	cJSON_AddStringToObject( root, "lcp_solver", d.settings.velocity.lcpSolver == cnLcp_lemke ? "lemke" : "dantzig" );
 	cJSON_AddStringToObject( root, "integrator", d.settings.velocity.integrator == cnIntegrator_explicitEuler
 													 ? "explicit-euler"

@@ -46,6 +46,7 @@ int main( void )
 
 	SIZE( cnImpulseSettings );
 	FIELD( cnImpulseSettings, subSteps );
+	FIELD( cnImpulseSettings, simd );
 	FIELD( cnImpulseSettings, contactHertz );
 	FIELD( cnImpulseSettings, contactDampingRatio );
 	FIELD( cnImpulseSettings, maxPushVelocity );

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Contact constraints of the impulse method: sequential impulses on soft contacts with warm
 // starting, Coulomb friction on two tangents clamped to the friction cone, speculative points,
-// relax and restitution (Catto, "Solver2D" and Box2D v3's soft step).
-#include "methods/impulse/impulse.h"
+// relax and restitution (Catto, "Solver2D" and Box2D v3's soft step). This file builds the
+// constraints and applies restitution; the passes over them run in graph colours
+// (contact_graph.c, contact_kernel.h).
+#include "methods/impulse/contact_wide.h"
 
 #include "methods/bounce.h"
 
@@ -282,88 +284,7 @@ void cnFollowSpheres( cnStepContext* context )
 		cnVec3 vA = cnAdd( cc->startVA, cnCross( cc->startWA, cp->rA ) );
 		cnVec3 vB = cnAdd( cc->startVB, cnCross( cc->startWB, cp->rB ) );
 		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
-	}
-}
-
-void cnWarmStartContacts( cnStepContext* context )
-{
-	cnBodyState* states = context->states;
-	for ( int i = 0; i < context->constraintCount; ++i )
-	{
-		cnContactConstraint* cc = context->constraints + i;
-		cnBodyState* sA = states + cc->indexA;
-		cnBodyState* sB = states + cc->indexB;
-		for ( int j = 0; j < cc->pointCount; ++j )
-		{
-			const cnConstraintPoint* cp = cc->points + j;
-			cnApplyNormal( sA, sB, cc, cp, cp->normalImpulse );
-			cnApplyTangent( sA, sB, cc, cp, cp->tangentImpulse1, cp->tangentImpulse2 );
-		}
-	}
-}
-
-void cnSolveContacts( cnStepContext* context, bool useBias )
-{
-	cnBodyState* states = context->states;
-	double inv_h = context->inv_h;
-	double maxPush = context->maxPushVelocity;
-	double slop = context->world->def.linearSlop;
-
-	for ( int i = 0; i < context->constraintCount; ++i )
-	{
-		cnContactConstraint* cc = context->constraints + i;
-		cnBodyState* sA = states + cc->indexA;
-		cnBodyState* sB = states + cc->indexB;
-		cnVec3 normal = cc->normal;
-		cnSoftness soft = cc->softness;
-
-		double totalNormalImpulse = 0.0;
-
-		// non-penetration
-		for ( int j = 0; j < cc->pointCount; ++j )
-		{
-			cnConstraintPoint* cp = cc->points + j;
-
-			double s = cnCurrentSeparation( sA, sB, normal, cp );
-
-			double velocityBias = 0.0;
-			double massScale = 1.0;
-			double impulseScale = 0.0;
-			if ( s > 0.0 )
-			{
-				// speculative: allow the gap to close exactly within this sub-step
-				velocityBias = s * inv_h;
-			}
-			else if ( useBias && s < -slop )
-			{
-				// overlap beyond the slop is pushed out softly, at a bounded speed
-				double push = soft.biasRate * ( s + slop );
-				velocityBias = push > -maxPush ? push : -maxPush;
-				massScale = soft.massScale;
-				impulseScale = soft.impulseScale;
-			}
-			// otherwise (touching, or overlapping by less than the slop, or relaxing) the contact
-			// is rigid: the approach speed is removed exactly, so a body resting where it was
-			// placed stays there instead of sinking into the slop
-
-			double vn = cnNormalSpeed( sA, sB, cc, cp );
-			double impulse = -cp->normalMass * massScale * ( vn + velocityBias ) - impulseScale * cp->normalImpulse;
-			double newImpulse = cp->normalImpulse + impulse;
-			newImpulse = newImpulse > 0.0 ? newImpulse : 0.0;
-			impulse = newImpulse - cp->normalImpulse;
-			cp->normalImpulse = newImpulse;
-			cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
-			totalNormalImpulse += newImpulse;
-
-			cnApplyNormal( sA, sB, cc, cp, impulse );
-		}
-
-		// friction: both tangents at once, the impulse clamped to the disk of radius mu * normal impulse
-		for ( int j = 0; j < cc->pointCount; ++j )
-		{
-			cnSolveFriction( sA, sB, cc, cc->points + j );
-		}
-		(void)totalNormalImpulse;
+		cnPackGeometry( context, i );
 	}
 }
 

@@ -137,6 +137,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 
 	cnPrepareJoints( &context );
 	cnPrepareContacts( &context );
+	cnBuildContactGraph( &context );
 
 	double integrateSeconds = 0.0;
 	for ( int step = 0; step < subSteps; ++step )
@@ -159,6 +160,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 		cnSolveContacts( &context, false );
 	}
 
+	cnUnpackImpulses( &context );
 	cnFollowSpheres( &context );
 	cnApplyRestitution( &context );
 	cnStoreImpulses( &context );

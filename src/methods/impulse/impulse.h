@@ -126,6 +126,8 @@ typedef struct cnStepContext
 	double restitutionThreshold;
 	// the world's gravity
 	cnVec3 gravity;
+	// the contact constraints in colours (contact_wide.h)
+	struct cnContactGraph* graph;
 } cnStepContext;
 
 /// Soft constraint coefficients for a stiffness in Hz, a damping ratio and a time step.
@@ -144,7 +146,7 @@ void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias 
 
 /// Builds the contact constraints of every touching contact with an awake body.
 void cnPrepareContacts( cnStepContext* context );
-/// Applies last step's impulses.
+/// Applies last step's impulses (contact_graph.c, like the pass below).
 void cnWarmStartContacts( cnStepContext* context );
 /// One pass over the contacts; useBias pushes overlap out softly, false relaxes.
 void cnSolveContacts( cnStepContext* context, bool useBias );
@@ -152,5 +154,9 @@ void cnSolveContacts( cnStepContext* context, bool useBias );
 void cnFollowSpheres( cnStepContext* context );
 /// Applies restitution to points that approached faster than the threshold.
 void cnApplyRestitution( cnStepContext* context );
+/// Colours the constraints and packs them for the passes (contact_graph.c).
+void cnBuildContactGraph( cnStepContext* context );
+/// Copies the passes' impulses back into the constraints (before restitution).
+void cnUnpackImpulses( cnStepContext* context );
 /// Writes the accumulated impulses back into the manifolds for the next step.
 void cnStoreImpulses( cnStepContext* context );

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// The contact constraint graph of an impulse step: each constraint takes the first colour in which
+// neither of its dynamic bodies is used yet (static, sleeping and kinematic bodies take no impulse,
+// so they do not count), up to CN_COLOR_COUNT colours, the rest going to an overflow set. The
+// constraints of a colour are packed four to a group in contact order and solved a group at a time
+// by the chosen path; the overflow set is solved first, one constraint at a time in contact order.
+// The order of a colour's constraints does not change their result (they share no body), which is
+// what lets the lanes, and later the workers, take them in any grouping.
+#include "methods/impulse/contact_wide.h"
+
+#include <stdint.h>
+#include <string.h>
+
+int cnBestSimdPath( void )
+{
+#if defined( CAIRN_HAVE_AVX2 )
+	__builtin_cpu_init();
+	if ( __builtin_cpu_supports( "avx2" ) )
+	{
+		return cnSimd_avx2;
+	}
+#endif
+#if defined( __SSE2__ )
+	return cnSimd_sse2;
+#else
+	return cnSimd_scalar;
+#endif
+}
+
+bool cnSimdPathAvailable( int path )
+{
+	switch ( path )
+	{
+		case cnSimd_scalar:
+			return true;
+		case cnSimd_sse2:
+#if defined( __SSE2__ )
+			return true;
+#else
+			return false;
+#endif
+		case cnSimd_avx2:
+			return cnBestSimdPath() == cnSimd_avx2;
+		default:
+			return false;
+	}
+}
+
+// A body of a constraint takes impulses when it is simulated and dynamic.
+static bool cnTakesImpulses( const cnStepContext* context, int index )
+{
+	if ( index >= context->bodyCount )
+	{
+		return false;
+	}
+	const cnBody* body = context->world->bodies + context->sims[index].body;
+	return body->type == cnBody_dynamic;
+}
+
+static inline void cnPutV3( double out[3][CN_LANES], int lane, cnVec3 v )
+{
+	out[0][lane] = v.x;
+	out[1][lane] = v.y;
+	out[2][lane] = v.z;
+}
+
+// the symmetric inverse inertia as xx, yy, zz, xy, xz, yz (the upper triangle)
+static inline void cnPutInertia( double out[6][CN_LANES], int lane, cnMat3 m )
+{
+	out[0][lane] = m.cx.x;
+	out[1][lane] = m.cy.y;
+	out[2][lane] = m.cz.z;
+	out[3][lane] = m.cy.x;
+	out[4][lane] = m.cz.x;
+	out[5][lane] = m.cz.y;
+}
+
+void cnPackGeometry( cnStepContext* context, int constraintIndex )
+{
+	const cnContactConstraint* cc = context->constraints + constraintIndex;
+	int slot = context->graph->slots[constraintIndex];
+	cnWideGroup* g = context->graph->groups + slot / CN_LANES;
+	int lane = slot % CN_LANES;
+	cnPutV3( g->normal, lane, cc->normal );
+	cnPutV3( g->tangent1, lane, cc->tangent1 );
+	cnPutV3( g->tangent2, lane, cc->tangent2 );
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		const cnConstraintPoint* cp = cc->points + j;
+		cnWidePoint* p = g->points + j;
+		cnPutV3( p->rA, lane, cp->rA );
+		cnPutV3( p->rB, lane, cp->rB );
+		p->separation[lane] = cp->separation;
+		p->normalMass[lane] = cp->normalMass;
+		p->tangentMass1[lane] = cp->tangentMass1;
+		p->tangentMass2[lane] = cp->tangentMass2;
+	}
+}
+
+// Fills the lane of a constraint: its bodies, masses, softness, geometry and warm-start impulses.
+static void cnPackConstraint( cnStepContext* context, int k )
+{
+	const cnContactConstraint* cc = context->constraints + k;
+	int slot = context->graph->slots[k];
+	cnWideGroup* g = context->graph->groups + slot / CN_LANES;
+	int lane = slot % CN_LANES;
+	g->constraint[lane] = k;
+	g->indexA[lane] = cc->indexA;
+	g->indexB[lane] = cc->indexB;
+	g->writeA[lane] = cnTakesImpulses( context, cc->indexA );
+	g->writeB[lane] = cnTakesImpulses( context, cc->indexB );
+	g->pointCount[lane] = cc->pointCount;
+	g->laneCount = g->laneCount > lane + 1 ? g->laneCount : lane + 1;
+	g->maxPointCount = g->maxPointCount > cc->pointCount ? g->maxPointCount : cc->pointCount;
+	g->invMassA[lane] = cc->invMassA;
+	g->invMassB[lane] = cc->invMassB;
+	cnPutInertia( g->invIA, lane, cc->invIA );
+	cnPutInertia( g->invIB, lane, cc->invIB );
+	g->friction[lane] = cc->friction;
+	g->biasRate[lane] = cc->softness.biasRate;
+	g->massScale[lane] = cc->softness.massScale;
+	g->impulseScale[lane] = cc->softness.impulseScale;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		const cnConstraintPoint* cp = cc->points + j;
+		cnWidePoint* p = g->points + j;
+		p->normalImpulse[lane] = cp->normalImpulse;
+		p->tangentImpulse1[lane] = cp->tangentImpulse1;
+		p->tangentImpulse2[lane] = cp->tangentImpulse2;
+		p->maxNormalImpulse[lane] = cp->maxNormalImpulse;
+	}
+	cnPackGeometry( context, k );
+}
+
+void cnBuildContactGraph( cnStepContext* context )
+{
+	cnWorld* world = context->world;
+	int n = context->constraintCount;
+	cnContactGraph* graph = cnArena_Alloc( &world->arena, sizeof( cnContactGraph ) );
+	memset( graph, 0, sizeof( *graph ) );
+	context->graph = graph;
+
+	int path = world->def.settings.impulse.simd;
+	graph->path = cnSimdPathAvailable( path ) ? path : cnBestSimdPath();
+
+	// colour: a bit per simulated body per colour
+	int words = ( context->bodyCount + 63 ) / 64;
+	words = words > 0 ? words : 1;
+	uint64_t* bits = cnArena_Alloc( &world->arena, (size_t)CN_COLOR_COUNT * (size_t)words * sizeof( uint64_t ) );
+	memset( bits, 0, (size_t)CN_COLOR_COUNT * (size_t)words * sizeof( uint64_t ) );
+	int* colors = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	int sizes[CN_COLOR_COUNT + 1] = { 0 };
+	for ( int k = 0; k < n; ++k )
+	{
+		const cnContactConstraint* cc = context->constraints + k;
+		int a = cnTakesImpulses( context, cc->indexA ) ? cc->indexA : -1;
+		int b = cnTakesImpulses( context, cc->indexB ) ? cc->indexB : -1;
+		int color = CN_COLOR_COUNT;
+		for ( int c = 0; c < CN_COLOR_COUNT; ++c )
+		{
+			uint64_t* set = bits + (size_t)c * (size_t)words;
+			if ( ( a >= 0 && ( set[a / 64] >> ( a % 64 ) & 1u ) ) || ( b >= 0 && ( set[b / 64] >> ( b % 64 ) & 1u ) ) )
+			{
+				continue;
+			}
+			if ( a >= 0 )
+			{
+				set[a / 64] |= (uint64_t)1 << ( a % 64 );
+			}
+			if ( b >= 0 )
+			{
+				set[b / 64] |= (uint64_t)1 << ( b % 64 );
+			}
+			color = c;
+			break;
+		}
+		colors[k] = color;
+		sizes[color] += 1;
+	}
+
+	// groups: the colours in order, then the overflow set
+	int colorCount = 0;
+	for ( int c = 0; c < CN_COLOR_COUNT; ++c )
+	{
+		colorCount = sizes[c] > 0 ? c + 1 : colorCount;
+	}
+	graph->colorCount = colorCount;
+	int start[CN_COLOR_COUNT + 1];
+	int groupCount = 0;
+	for ( int c = 0; c < colorCount; ++c )
+	{
+		graph->colorStart[c] = groupCount;
+		start[c] = groupCount;
+		groupCount += ( sizes[c] + CN_LANES - 1 ) / CN_LANES;
+	}
+	graph->colorStart[colorCount] = groupCount;
+	graph->overflowStart = groupCount;
+	start[CN_COLOR_COUNT] = groupCount;
+	groupCount += ( sizes[CN_COLOR_COUNT] + CN_LANES - 1 ) / CN_LANES;
+	graph->groupCount = groupCount;
+
+	graph->groups = cnArena_Alloc( &world->arena, (size_t)( groupCount > 0 ? groupCount : 1 ) * sizeof( cnWideGroup ) );
+	memset( graph->groups, 0, (size_t)( groupCount > 0 ? groupCount : 1 ) * sizeof( cnWideGroup ) );
+	// empty lanes read the dummy body (at rest, never written)
+	for ( int i = 0; i < groupCount; ++i )
+	{
+		for ( int lane = 0; lane < CN_LANES; ++lane )
+		{
+			graph->groups[i].indexA[lane] = context->bodyCount;
+			graph->groups[i].indexB[lane] = context->bodyCount;
+		}
+	}
+
+	graph->slots = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	int fill[CN_COLOR_COUNT + 1] = { 0 };
+	for ( int k = 0; k < n; ++k )
+	{
+		int c = colors[k];
+		graph->slots[k] = start[c] * CN_LANES + fill[c]++;
+		cnPackConstraint( context, k );
+	}
+}
+
+void cnUnpackImpulses( cnStepContext* context )
+{
+	const cnContactGraph* graph = context->graph;
+	for ( int k = 0; k < context->constraintCount; ++k )
+	{
+		cnContactConstraint* cc = context->constraints + k;
+		int slot = graph->slots[k];
+		const cnWideGroup* g = graph->groups + slot / CN_LANES;
+		int lane = slot % CN_LANES;
+		for ( int j = 0; j < cc->pointCount; ++j )
+		{
+			const cnWidePoint* p = g->points + j;
+			cnConstraintPoint* cp = cc->points + j;
+			cp->normalImpulse = p->normalImpulse[lane];
+			cp->tangentImpulse1 = p->tangentImpulse1[lane];
+			cp->tangentImpulse2 = p->tangentImpulse2[lane];
+			cp->maxNormalImpulse = p->maxNormalImpulse[lane];
+		}
+	}
+}
+
+// Runs one pass (warm start when pass is NULL) over groups [begin, end) of a colour on the graph's path.
+static void cnRunGroups( cnStepContext* context, int begin, int end, const cnSolvePass* pass )
+{
+	cnContactGraph* graph = context->graph;
+	cnBodyState* states = context->states;
+	switch ( graph->path )
+	{
+#if defined( CAIRN_HAVE_AVX2 )
+		case cnSimd_avx2:
+			pass ? cnSolveGroupsAvx2( states, graph->groups, begin, end, pass )
+				 : cnWarmStartGroupsAvx2( states, graph->groups, begin, end );
+			return;
+#endif
+#if defined( __SSE2__ )
+		case cnSimd_sse2:
+			pass ? cnSolveGroupsSse2( states, graph->groups, begin, end, pass )
+				 : cnWarmStartGroupsSse2( states, graph->groups, begin, end );
+			return;
+#endif
+		default:
+			for ( int i = begin; i < end; ++i )
+			{
+				cnWideGroup* g = graph->groups + i;
+				for ( int lane = 0; lane < g->laneCount; ++lane )
+				{
+					pass ? cnSolveLane( states, g, lane, pass ) : cnWarmStartLane( states, g, lane );
+				}
+			}
+			return;
+	}
+}
+
+// One pass over every contact constraint: the overflow set one at a time in contact order, then
+// each colour.
+static void cnRunPass( cnStepContext* context, const cnSolvePass* pass )
+{
+	cnContactGraph* graph = context->graph;
+	for ( int i = graph->overflowStart; i < graph->groupCount; ++i )
+	{
+		cnWideGroup* g = graph->groups + i;
+		for ( int lane = 0; lane < g->laneCount; ++lane )
+		{
+			pass ? cnSolveLane( context->states, g, lane, pass ) : cnWarmStartLane( context->states, g, lane );
+		}
+	}
+	for ( int c = 0; c < graph->colorCount; ++c )
+	{
+		cnRunGroups( context, graph->colorStart[c], graph->colorStart[c + 1], pass );
+	}
+}
+
+void cnWarmStartContacts( cnStepContext* context )
+{
+	cnRunPass( context, NULL );
+}
+
+void cnSolveContacts( cnStepContext* context, bool useBias )
+{
+	cnSolvePass pass = { context->inv_h, context->maxPushVelocity, context->world->def.linearSlop, useBias };
+	cnRunPass( context, &pass );
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// The contact kernel of the impulse method, written once over a lane type and compiled by each path:
+// contact_scalar.c (one lane, double), contact_sse2.c and contact_avx2.c (four lanes). Included
+// after the path defines:
+//   cnW, cnM                      a value per lane and a mask per lane
+//   cnW_add sub mul div max sqrt  lane-wise IEEE operations (max(a, b) is a > b ? a : b)
+//   cnW_splat(x), cnW_gt(a, b), cnW_lt(a, b), cnW_select(m, a, b) (m ? a : b)
+//   CN_LD(array), CN_ST(array, w) load and store the lanes of a double[CN_LANES]
+//   CN_POINTS(g, lane)            the points to visit; CN_ACTIVE(g, j, lane) the lanes that have j
+//   cnGather(states, g, lane, A, B) and cnScatter(states, g, lane, A, B)
+// Every path performs the same operations in the same order on each lane, so they agree to the bit.
+#pragma once
+
+typedef struct cnV3W
+{
+	cnW x, y, z;
+} cnV3W;
+
+/// A body's velocities, its displacement and twice the vector part of its rotation since the step's
+/// start (the small-angle rotation vector the separation uses).
+typedef struct cnBodyW
+{
+	cnV3W v, w, dp, th;
+} cnBodyW;
+
+// defined by each path after it includes this file
+static inline void cnGather( const cnBodyState* states, const cnWideGroup* g, int lane, cnBodyW* A, cnBodyW* B );
+static inline void cnScatter( cnBodyState* states, const cnWideGroup* g, int lane, const cnBodyW* A, const cnBodyW* B );
+
+static inline cnV3W cnV3W_load( double a[3][CN_LANES], int lane )
+{
+	(void)lane;
+	return (cnV3W){ CN_LD( a[0] ), CN_LD( a[1] ), CN_LD( a[2] ) };
+}
+
+static inline cnV3W cnV3W_add( cnV3W a, cnV3W b )
+{
+	return (cnV3W){ cnW_add( a.x, b.x ), cnW_add( a.y, b.y ), cnW_add( a.z, b.z ) };
+}
+
+static inline cnV3W cnV3W_sub( cnV3W a, cnV3W b )
+{
+	return (cnV3W){ cnW_sub( a.x, b.x ), cnW_sub( a.y, b.y ), cnW_sub( a.z, b.z ) };
+}
+
+static inline cnV3W cnV3W_scale( cnW s, cnV3W a )
+{
+	return (cnV3W){ cnW_mul( s, a.x ), cnW_mul( s, a.y ), cnW_mul( s, a.z ) };
+}
+
+static inline cnW cnV3W_dot( cnV3W a, cnV3W b )
+{
+	return cnW_add( cnW_add( cnW_mul( a.x, b.x ), cnW_mul( a.y, b.y ) ), cnW_mul( a.z, b.z ) );
+}
+
+static inline cnV3W cnV3W_cross( cnV3W a, cnV3W b )
+{
+	return (cnV3W){ cnW_sub( cnW_mul( a.y, b.z ), cnW_mul( a.z, b.y ) ),
+					cnW_sub( cnW_mul( a.z, b.x ), cnW_mul( a.x, b.z ) ),
+					cnW_sub( cnW_mul( a.x, b.y ), cnW_mul( a.y, b.x ) ) };
+}
+
+static inline cnV3W cnV3W_select( cnM m, cnV3W a, cnV3W b )
+{
+	return (cnV3W){ cnW_select( m, a.x, b.x ), cnW_select( m, a.y, b.y ), cnW_select( m, a.z, b.z ) };
+}
+
+// The symmetric inverse inertia (xx, yy, zz, xy, xz, yz) times r.
+static inline cnV3W cnInertiaTimes( double I[6][CN_LANES], int lane, cnV3W r )
+{
+	(void)lane;
+	cnW xx = CN_LD( I[0] ), yy = CN_LD( I[1] ), zz = CN_LD( I[2] );
+	cnW xy = CN_LD( I[3] ), xz = CN_LD( I[4] ), yz = CN_LD( I[5] );
+	return (cnV3W){ cnW_add( cnW_add( cnW_mul( xx, r.x ), cnW_mul( xy, r.y ) ), cnW_mul( xz, r.z ) ),
+					cnW_add( cnW_add( cnW_mul( xy, r.x ), cnW_mul( yy, r.y ) ), cnW_mul( yz, r.z ) ),
+					cnW_add( cnW_add( cnW_mul( xz, r.x ), cnW_mul( yz, r.y ) ), cnW_mul( zz, r.z ) ) };
+}
+
+// Applies the impulse P at the anchors: -P to A and +P to B, in the lanes of m only (the others keep
+// their bits exactly, so a lane without this point is as if it were not visited).
+static inline void cnApplyImpulseW( cnBodyW* A, cnBodyW* B, cnWideGroup* g, int lane, cnM m, cnV3W rA,
+									cnV3W rB, cnV3W P )
+{
+	cnV3W vA = cnV3W_sub( A->v, cnV3W_scale( CN_LD( g->invMassA ), P ) );
+	cnV3W wA = cnV3W_sub( A->w, cnInertiaTimes( g->invIA, lane, cnV3W_cross( rA, P ) ) );
+	cnV3W vB = cnV3W_add( B->v, cnV3W_scale( CN_LD( g->invMassB ), P ) );
+	cnV3W wB = cnV3W_add( B->w, cnInertiaTimes( g->invIB, lane, cnV3W_cross( rB, P ) ) );
+	A->v = cnV3W_select( m, vA, A->v );
+	A->w = cnV3W_select( m, wA, A->w );
+	B->v = cnV3W_select( m, vB, B->v );
+	B->w = cnV3W_select( m, wB, B->w );
+}
+
+// The relative velocity of the anchors: (vB + wB x rB) - (vA + wA x rA).
+static inline cnV3W cnRelativeVelocityW( const cnBodyW* A, const cnBodyW* B, cnV3W rA, cnV3W rB )
+{
+	return cnV3W_sub( cnV3W_add( B->v, cnV3W_cross( B->w, rB ) ), cnV3W_add( A->v, cnV3W_cross( A->w, rA ) ) );
+}
+
+/// Applies the accumulated impulses of every point (warm start).
+static inline void cnKernelWarmStart( cnBodyState* states, cnWideGroup* g, int lane )
+{
+	cnBodyW A, B;
+	cnGather( states, g, lane, &A, &B );
+	cnV3W n = cnV3W_load( g->normal, lane );
+	cnV3W t1 = cnV3W_load( g->tangent1, lane );
+	cnV3W t2 = cnV3W_load( g->tangent2, lane );
+	for ( int j = 0; j < CN_POINTS( g, lane ); ++j )
+	{
+		cnWidePoint* p = g->points + j;
+		cnV3W P = cnV3W_add( cnV3W_add( cnV3W_scale( CN_LD( p->normalImpulse ), n ), cnV3W_scale( CN_LD( p->tangentImpulse1 ), t1 ) ),
+							 cnV3W_scale( CN_LD( p->tangentImpulse2 ), t2 ) );
+		cnApplyImpulseW( &A, &B, g, lane, CN_ACTIVE( g, j, lane ), cnV3W_load( p->rA, lane ), cnV3W_load( p->rB, lane ), P );
+	}
+	cnScatter( states, g, lane, &A, &B );
+}
+
+/// One pass of the contact rows: non-penetration at every point (soft position correction when
+/// pass->useBias, rigid when relaxing), then friction at every point clamped to the disk of radius mu
+/// times the point's normal impulse.
+static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane, const cnSolvePass* pass )
+{
+	cnBodyW A, B;
+	cnGather( states, g, lane, &A, &B );
+	cnV3W n = cnV3W_load( g->normal, lane );
+	cnW zero = cnW_splat( 0.0 );
+	cnW one = cnW_splat( 1.0 );
+	cnW inv_h = cnW_splat( pass->inv_h );
+	cnW minusMaxPush = cnW_splat( -pass->maxPush );
+	cnW slop = cnW_splat( pass->slop );
+	cnW minusSlop = cnW_splat( -pass->slop );
+	cnW biasRate = CN_LD( g->biasRate );
+	cnW massScale = CN_LD( g->massScale );
+	cnW impulseScale = CN_LD( g->impulseScale );
+	int pointCount = CN_POINTS( g, lane );
+
+	for ( int j = 0; j < pointCount; ++j )
+	{
+		cnWidePoint* p = g->points + j;
+		cnV3W rA = cnV3W_load( p->rA, lane );
+		cnV3W rB = cnV3W_load( p->rB, lane );
+
+		// the current separation: the one at the step's start plus the normal motion of the anchors,
+		// to first order in the rotation (the exact rotated anchor would let a rolling sphere sink)
+		cnV3W d = cnV3W_add( cnV3W_sub( B.dp, A.dp ), cnV3W_sub( cnV3W_cross( B.th, rB ), cnV3W_cross( A.th, rA ) ) );
+		cnW s = cnW_add( cnV3W_dot( d, n ), CN_LD( p->separation ) );
+
+		// speculative (s > 0): the gap may close exactly within this sub-step; overlap beyond the slop
+		// (when correcting) is pushed out softly at a bounded speed; otherwise the contact is rigid:
+		// the approach speed is removed exactly, so a body resting where it was placed stays there
+		cnM speculative = cnW_gt( s, zero );
+		cnW velocityBias = cnW_select( speculative, cnW_mul( s, inv_h ), zero );
+		cnW ms = one, is = zero;
+		if ( pass->useBias )
+		{
+			cnM soft = cnW_lt( s, minusSlop );
+			cnW push = cnW_max( cnW_mul( biasRate, cnW_add( s, slop ) ), minusMaxPush );
+			velocityBias = cnW_select( soft, push, velocityBias );
+			ms = cnW_select( soft, massScale, one );
+			is = cnW_select( soft, impulseScale, zero );
+		}
+
+		cnW vn = cnV3W_dot( cnRelativeVelocityW( &A, &B, rA, rB ), n );
+		cnW old = CN_LD( p->normalImpulse );
+		cnW impulse = cnW_sub( cnW_mul( cnW_mul( cnW_sub( zero, CN_LD( p->normalMass ) ), ms ), cnW_add( vn, velocityBias ) ),
+							   cnW_mul( is, old ) );
+		cnW total = cnW_max( cnW_add( old, impulse ), zero );
+		impulse = cnW_sub( total, old );
+		CN_ST( p->normalImpulse, total );
+		CN_ST( p->maxNormalImpulse, cnW_max( CN_LD( p->maxNormalImpulse ), impulse ) );
+		cnApplyImpulseW( &A, &B, g, lane, CN_ACTIVE( g, j, lane ), rA, rB, cnV3W_scale( impulse, n ) );
+	}
+
+	cnV3W t1 = cnV3W_load( g->tangent1, lane );
+	cnV3W t2 = cnV3W_load( g->tangent2, lane );
+	cnW friction = CN_LD( g->friction );
+	for ( int j = 0; j < pointCount; ++j )
+	{
+		cnWidePoint* p = g->points + j;
+		cnV3W rA = cnV3W_load( p->rA, lane );
+		cnV3W rB = cnV3W_load( p->rB, lane );
+		cnV3W dv = cnRelativeVelocityW( &A, &B, rA, rB );
+		cnW old1 = CN_LD( p->tangentImpulse1 ), old2 = CN_LD( p->tangentImpulse2 );
+		cnW new1 = cnW_add( old1, cnW_mul( cnW_sub( zero, CN_LD( p->tangentMass1 ) ), cnV3W_dot( dv, t1 ) ) );
+		cnW new2 = cnW_add( old2, cnW_mul( cnW_sub( zero, CN_LD( p->tangentMass2 ) ), cnV3W_dot( dv, t2 ) ) );
+		// both tangents at once: a true cone, not a pyramid
+		cnW maxFriction = cnW_mul( friction, CN_LD( p->normalImpulse ) );
+		cnW length2 = cnW_add( cnW_mul( new1, new1 ), cnW_mul( new2, new2 ) );
+		cnM clamp = cnW_gt( length2, cnW_mul( maxFriction, maxFriction ) );
+		cnW scale = cnW_div( maxFriction, cnW_sqrt( length2 ) );
+		new1 = cnW_select( clamp, cnW_mul( new1, scale ), new1 );
+		new2 = cnW_select( clamp, cnW_mul( new2, scale ), new2 );
+		CN_ST( p->tangentImpulse1, new1 );
+		CN_ST( p->tangentImpulse2, new2 );
+		cnV3W P = cnV3W_add( cnV3W_scale( cnW_sub( new1, old1 ), t1 ), cnV3W_scale( cnW_sub( new2, old2 ), t2 ) );
+		cnApplyImpulseW( &A, &B, g, lane, CN_ACTIVE( g, j, lane ), rA, rB, P );
+	}
+	cnScatter( states, g, lane, &A, &B );
+}

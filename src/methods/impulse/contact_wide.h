@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// The impulse method's contact solve in graph colours: the constraints of one colour touch disjoint
+// simulated bodies, so four of them are solved at once in SIMD lanes (and, later, colours' groups
+// in parallel). The layout is a structure of arrays per group of four constraints ("wide"); the
+// per-step constraint records (cnContactConstraint) stay the source of the setup and of restitution.
+//
+// Every path computes the same operations in the same order on each lane (no FMA: the build keeps
+// -ffp-contract=off), so the scalar, SSE2 and AVX2 paths give the same bits (tested).
+#pragma once
+
+#include "methods/impulse/impulse.h"
+
+/// Lanes per group of constraints.
+#define CN_LANES 4
+
+/// Colours of the constraint graph; a constraint that finds none free goes to the overflow set,
+/// solved one constraint at a time before the colours (Box2D v3 does the same with 24).
+#define CN_COLOR_COUNT 24
+
+/// One contact point of four constraints.
+typedef struct cnWidePoint
+{
+	// anchors relative to the centres of mass at the step's start
+	double rA[3][CN_LANES], rB[3][CN_LANES];
+	// separation at the step's start (cnCurrentSeparation adds the anchors' motion)
+	double separation[CN_LANES];
+	double normalMass[CN_LANES], tangentMass1[CN_LANES], tangentMass2[CN_LANES];
+	double normalImpulse[CN_LANES], tangentImpulse1[CN_LANES], tangentImpulse2[CN_LANES];
+	double maxNormalImpulse[CN_LANES];
+} cnWidePoint;
+
+/// Four contact constraints (manifolds) side by side, one per lane. Lanes past the group's count,
+/// and points past a lane's point count, hold zeros and are never written back.
+typedef struct cnWideGroup
+{
+	// solver indices of the bodies (the dummy entry for static and sleeping ones)
+	int indexA[CN_LANES], indexB[CN_LANES];
+	// 1 when the body takes impulses (dynamic and simulated): others are never written
+	int writeA[CN_LANES], writeB[CN_LANES];
+	// the constraint (cnStepContext.constraints) of each lane, and the points of each lane
+	int constraint[CN_LANES];
+	int pointCount[CN_LANES];
+	// the lanes in use and the most points of any lane
+	int laneCount;
+	int maxPointCount;
+	double invMassA[CN_LANES], invMassB[CN_LANES];
+	// world inverse inertia at the step's start, symmetric: xx, yy, zz, xy, xz, yz
+	double invIA[6][CN_LANES], invIB[6][CN_LANES];
+	double normal[3][CN_LANES], tangent1[3][CN_LANES], tangent2[3][CN_LANES];
+	double friction[CN_LANES];
+	// soft contact coefficients (stiffer against static bodies)
+	double biasRate[CN_LANES], massScale[CN_LANES], impulseScale[CN_LANES];
+	cnWidePoint points[CN_MAX_MANIFOLD_POINTS];
+} cnWideGroup;
+
+/// The step-wide constants of a solve pass.
+typedef struct cnSolvePass
+{
+	double inv_h;
+	double maxPush;
+	double slop;
+	bool useBias;
+} cnSolvePass;
+
+/// The contact constraints of a step in colours: groups [colorStart[c], colorStart[c + 1]) hold
+/// colour c; the overflow groups come after the last colour and are solved lane by lane in order.
+typedef struct cnContactGraph
+{
+	cnWideGroup* groups;
+	int groupCount;
+	int colorCount;
+	int colorStart[CN_COLOR_COUNT + 1];
+	int overflowStart;
+	// group * CN_LANES + lane of each constraint
+	int* slots;
+	// the solve path in use (cnSimdPath, never auto)
+	int path;
+} cnContactGraph;
+
+/// The paths compiled into this build and supported by this CPU, the best first.
+int cnBestSimdPath( void );
+/// Whether a path can run here.
+bool cnSimdPathAvailable( int path );
+
+/// Colours the step's contact constraints and packs them into groups (contact_graph.c).
+void cnBuildContactGraph( cnStepContext* context );
+/// Copies a constraint's geometry (normal, tangents, anchors, separations, masses) into its lane,
+/// after cnFollowSpheres moved it.
+void cnPackGeometry( cnStepContext* context, int constraintIndex );
+/// Copies the accumulated impulses of every lane back into the constraints.
+void cnUnpackImpulses( cnStepContext* context );
+
+// One lane of a group at a time (contact_scalar.c): the overflow set and the scalar path.
+void cnWarmStartLane( cnBodyState* states, cnWideGroup* g, int lane );
+void cnSolveLane( cnBodyState* states, cnWideGroup* g, int lane, const cnSolvePass* pass );
+
+// Whole groups at once; each runs groups [begin, end) of one colour.
+void cnWarmStartGroupsSse2( cnBodyState* states, cnWideGroup* groups, int begin, int end );
+void cnSolveGroupsSse2( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass );
+void cnWarmStartGroupsAvx2( cnBodyState* states, cnWideGroup* groups, int begin, int end );
+void cnSolveGroupsAvx2( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass );
