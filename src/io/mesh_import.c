@@ -286,6 +286,47 @@ static bool cnCheckPlyHeader( FILE* probe, const char* path )
 	return cnSetError( cnError_badInput, "%s: a PLY file whose header has no end_header line", path );
 }
 
+// assimp 5.2.5 (Debian 12) aborts the process in its triangulation (an ai_assert, on in Debian's
+// build) when a mesh holds a face of no vertices: its scene preprocessor marks such a mesh as holding
+// polygons, and the triangulation then finds none to split (a truncated PLY file whose face list
+// reads a count of 0; found by fuzzing, tests/fuzz/crashes/mesh/crash-f2a8...). Its post-processing
+// also indexes the vertex array with every face index unchecked. So the file is read without
+// post-processing and every mesh's faces are checked here first: the arrays the counts promise are
+// there, every face has vertices and names only vertices the mesh has. NULL when the faces are
+// sound, else why not.
+static const char* cnCheckFaces( const struct aiScene* scene )
+{
+	if ( scene->mNumMeshes > 0 && scene->mMeshes == NULL )
+	{
+		return "assimp handed over a scene without its meshes";
+	}
+	for ( unsigned m = 0; m < scene->mNumMeshes; ++m )
+	{
+		const struct aiMesh* mesh = scene->mMeshes[m];
+		if ( mesh == NULL || ( mesh->mNumVertices > 0 && mesh->mVertices == NULL ) ||
+			 ( mesh->mNumFaces > 0 && mesh->mFaces == NULL ) )
+		{
+			return "assimp handed over a mesh without its vertices or faces";
+		}
+		for ( unsigned f = 0; f < mesh->mNumFaces; ++f )
+		{
+			const struct aiFace* face = mesh->mFaces + f;
+			if ( face->mNumIndices == 0 || face->mIndices == NULL )
+			{
+				return "a face has no vertices";
+			}
+			for ( unsigned i = 0; i < face->mNumIndices; ++i )
+			{
+				if ( face->mIndices[i] >= mesh->mNumVertices )
+				{
+					return "a face refers to a vertex the file does not have";
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
 cnMesh* cnLoadMesh( const char* path, cnVec3 scale )
 {
 	cnClearError();
@@ -313,10 +354,30 @@ cnMesh* cnLoadMesh( const char* path, cnVec3 scale )
 		return NULL;
 	}
 
-	const struct aiScene* scene = aiImportFile( path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices );
+	// read without post-processing, check what the reader handed over, and only then let assimp
+	// triangulate (its post-processing trusts the reader: see cnCheckFaces)
+	const struct aiScene* scene = aiImportFile( path, 0 );
 	if ( scene == NULL || scene->mRootNode == NULL )
 	{
 		cnSetError( cnError_badInput, "%s: not a mesh file assimp can read (%s)", path, aiGetErrorString() );
+		if ( scene != NULL )
+		{
+			aiReleaseImport( scene );
+		}
+		return NULL;
+	}
+	const char* faceProblem = cnCheckFaces( scene );
+	if ( faceProblem != NULL )
+	{
+		cnSetError( cnError_badInput, "%s: %s", path, faceProblem );
+		aiReleaseImport( scene );
+		return NULL;
+	}
+	// on failure aiApplyPostProcessing releases the scene itself
+	scene = aiApplyPostProcessing( scene, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices );
+	if ( scene == NULL || scene->mRootNode == NULL )
+	{
+		cnSetError( cnError_badInput, "%s: assimp could not triangulate the mesh (%s)", path, aiGetErrorString() );
 		if ( scene != NULL )
 		{
 			aiReleaseImport( scene );
