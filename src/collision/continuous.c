@@ -13,6 +13,7 @@
 #include "collision/time_of_impact.h"
 #include "contact.h"
 #include "joints/joint.h"
+#include "mass.h"
 #include "pair_map.h"
 #include "shape.h"
 #include "world.h"
@@ -353,6 +354,22 @@ static bool cnSweepBody( cnWorld* world, int bodyIndex, const cnSweep* sw, bool 
 	return true;
 }
 
+// A sweep the stages can follow: start and motion finite and within CN_SAFE_MAX (1e150 m, and rad
+// for the turn), below which the distance queries' products cannot overflow. A body that went
+// farther in one step (a time step of 1e86 s under gravity, found by fuzzing:
+// tests/fuzz/crashes/scene_json/timeout-7e4d...) is lost whatever is done here, and sweeping it
+// would cost without bound: its swept box holds every triangle of every mesh and heightfield, and
+// against each one conservative advancement on infinite or NaN numbers ran all its distance queries,
+// each GJK to its iteration cap (3 s per step in a Release build for a heightfield of 1682
+// triangles, growing with the triangles). It is not swept; the guard stage that ends the step
+// reports a body whose pose is not finite.
+static bool cnIsSweepable( const cnSweep* sw )
+{
+	return fabs( sw->c0.x ) <= CN_SAFE_MAX && fabs( sw->c0.y ) <= CN_SAFE_MAX && fabs( sw->c0.z ) <= CN_SAFE_MAX &&
+		   fabs( sw->dc.x ) <= CN_SAFE_MAX && fabs( sw->dc.y ) <= CN_SAFE_MAX && fabs( sw->dc.z ) <= CN_SAFE_MAX &&
+		   fabs( sw->angle ) <= CN_SAFE_MAX;
+}
+
 // A body the stages may sweep: awake, dynamic, with shapes.
 static bool cnIsCandidate( const cnBody* b )
 {
@@ -374,6 +391,10 @@ void cnSolveContinuous( cnWorld* world, double timeStep )
 			continue;
 		}
 		cnSweep sw = cnMakeSweep( b, timeStep );
+		if ( cnIsSweepable( &sw ) == false )
+		{
+			continue;
+		}
 
 		// fast: farther than a fraction of its smallest shape's smallest half-size (the centre's
 		// travel plus the turn times the body's largest extent)
@@ -400,7 +421,7 @@ void cnSolveBullets( cnWorld* world, double timeStep )
 			continue;
 		}
 		cnSweep sw = cnMakeSweep( b, timeStep );
-		if ( cnLength( sw.dc ) + sw.angle * b->maxExtent <= 0.0 )
+		if ( cnIsSweepable( &sw ) == false || cnLength( sw.dc ) + sw.angle * b->maxExtent <= 0.0 )
 		{
 			continue;
 		}

@@ -64,6 +64,13 @@ cnToiOutput cnTimeOfImpact( const cnToiInput* in )
 	bool strict = false;
 	double linear = cnLength( sw->dc );
 	double angular = sw->angle * in->reach;
+	// the bound on the approach must be a number: with an infinite or NaN one every step below
+	// would be NaN or zero, and the loop would spend all its distance queries getting nowhere
+	// (the callers keep sweeps finite; this keeps the loop finite and cheap whatever it is given)
+	if ( !isfinite( linear ) || !isfinite( angular ) || !isfinite( out.distance ) )
+	{
+		return cnToiResult( cnToi_separated, 1.0, &out );
+	}
 	for ( int iter = 0; iter < CN_TOI_ITERATIONS; ++iter )
 	{
 		if ( out.distance < in->target + in->tolerance )
@@ -76,7 +83,8 @@ cnToiOutput cnTimeOfImpact( const cnToiInput* in )
 			return cnToiResult( cnToi_separated, 1.0, &out );
 		}
 		double next = t + ( out.distance - in->target ) / rate;
-		if ( next >= in->maxFraction )
+		// (written so that a NaN, from a NaN distance, also ends the search)
+		if ( !( next < in->maxFraction ) )
 		{
 			return cnToiResult( cnToi_separated, 1.0, &out );
 		}
