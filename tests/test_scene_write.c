@@ -111,7 +111,9 @@ static void testWriteMidRun( void )
 {
 	const char* paths[] = { CN_SCENES "bouncing_balls.json", CN_SCENES "can_toss.json",
 							CAIRN_SOURCE_DIR "/tests/data/joints_all.json" };
-	const double tolerance[] = { 1e-9, 1e-5, 1e-5 };
+	// a scene carries no contact impulses, so the rewritten world starts its contacts cold: resting
+	// cans differ by what the warm start of their friction and twist moves them in three steps
+	const double tolerance[] = { 1e-9, 3e-5, 1e-5 };
 	for ( int p = 0; p < 3; ++p )
 	{
 		cnScene* scene = cnLoadScene( paths[p] );

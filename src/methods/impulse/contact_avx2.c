@@ -32,6 +32,11 @@ static inline cnW cnW_max( cnW a, cnW b )
 {
 	return _mm256_max_pd( a, b );
 }
+// minpd: a < b ? a : b
+static inline cnW cnW_min( cnW a, cnW b )
+{
+	return _mm256_min_pd( a, b );
+}
 static inline cnW cnW_sqrt( cnW a )
 {
 	return _mm256_sqrt_pd( a );

@@ -8,8 +8,13 @@
 // what lets the lanes, and later the workers, take them in any grouping.
 #include "methods/impulse/contact_wide.h"
 
+#include "task.h"
+
 #include <stdint.h>
 #include <string.h>
+
+// The fewest groups of a colour one worker takes: a task of fewer costs more to hand out than to run.
+#define CN_GROUPS_PER_TASK 16
 
 int cnBestSimdPath( void )
 {
@@ -92,9 +97,26 @@ void cnPackGeometry( cnStepContext* context, int constraintIndex )
 		cnPutV3( p->rB, lane, cp->rB );
 		p->separation[lane] = cp->separation;
 		p->normalMass[lane] = cp->normalMass;
-		p->tangentMass1[lane] = cp->tangentMass1;
-		p->tangentMass2[lane] = cp->tangentMass2;
+		p->leverArm[lane] = cp->leverArm;
 	}
+	cnPutV3( g->centerA, lane, cc->centerA );
+	cnPutV3( g->centerB, lane, cc->centerB );
+	for ( int i = 0; i < 3; ++i )
+	{
+		g->tangentMass[i][lane] = cc->tangentMass[i];
+	}
+	g->twistMass[lane] = cc->twistMass;
+}
+
+void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1, cnVec3 oldT2 )
+{
+	const cnContactConstraint* cc = context->constraints + constraintIndex;
+	int slot = context->graph->slots[constraintIndex];
+	cnWideGroup* g = context->graph->groups + slot / CN_LANES;
+	int lane = slot % CN_LANES;
+	cnVec3 F = cnAdd( cnMulSV( g->frictionImpulse[0][lane], oldT1 ), cnMulSV( g->frictionImpulse[1][lane], oldT2 ) );
+	g->frictionImpulse[0][lane] = cnDot( F, cc->tangent1 );
+	g->frictionImpulse[1][lane] = cnDot( F, cc->tangent2 );
 }
 
 // Fills the lane of a constraint: its bodies, masses, softness, geometry and warm-start impulses.
@@ -125,10 +147,11 @@ static void cnPackConstraint( cnStepContext* context, int k )
 		const cnConstraintPoint* cp = cc->points + j;
 		cnWidePoint* p = g->points + j;
 		p->normalImpulse[lane] = cp->normalImpulse;
-		p->tangentImpulse1[lane] = cp->tangentImpulse1;
-		p->tangentImpulse2[lane] = cp->tangentImpulse2;
 		p->maxNormalImpulse[lane] = cp->maxNormalImpulse;
 	}
+	g->frictionImpulse[0][lane] = cc->frictionImpulse[0];
+	g->frictionImpulse[1][lane] = cc->frictionImpulse[1];
+	g->twistImpulse[lane] = cc->twistImpulse;
 	cnPackGeometry( context, k );
 }
 
@@ -235,15 +258,16 @@ void cnUnpackImpulses( cnStepContext* context )
 			const cnWidePoint* p = g->points + j;
 			cnConstraintPoint* cp = cc->points + j;
 			cp->normalImpulse = p->normalImpulse[lane];
-			cp->tangentImpulse1 = p->tangentImpulse1[lane];
-			cp->tangentImpulse2 = p->tangentImpulse2[lane];
 			cp->maxNormalImpulse = p->maxNormalImpulse[lane];
 		}
+		cc->frictionImpulse[0] = g->frictionImpulse[0][lane];
+		cc->frictionImpulse[1] = g->frictionImpulse[1][lane];
+		cc->twistImpulse = g->twistImpulse[lane];
 	}
 }
 
 // Runs one pass (warm start when pass is NULL) over groups [begin, end) of a colour on the graph's path.
-static void cnRunGroups( cnStepContext* context, int begin, int end, const cnSolvePass* pass )
+static void cnRunGroupRange( cnStepContext* context, int begin, int end, const cnSolvePass* pass )
 {
 	cnContactGraph* graph = context->graph;
 	cnBodyState* states = context->states;
@@ -272,6 +296,29 @@ static void cnRunGroups( cnStepContext* context, int begin, int end, const cnSol
 			}
 			return;
 	}
+}
+
+/// A colour's groups handed to the workers.
+typedef struct cnColorTask
+{
+	cnStepContext* context;
+	int begin;
+	const cnSolvePass* pass;
+} cnColorTask;
+
+static void cnColorTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	const cnColorTask* task = taskContext;
+	cnRunGroupRange( task->context, task->begin + startIndex, task->begin + endIndex, task->pass );
+}
+
+// A colour's groups share no dynamic body (static, sleeping and kinematic ones are read, never
+// written), so the workers can take any ranges of them and the bits do not depend on the split.
+static void cnRunGroups( cnStepContext* context, int begin, int end, const cnSolvePass* pass )
+{
+	cnColorTask task = { context, begin, pass };
+	cnParallelFor( context->world, end - begin, CN_GROUPS_PER_TASK, cnColorTaskFn, &task );
 }
 
 // One pass over every contact constraint: the overflow set one at a time in contact order, then

@@ -26,6 +26,10 @@ static inline cnW cnW_max( cnW a, cnW b )
 {
 	return a > b ? a : b;
 }
+static inline cnW cnW_min( cnW a, cnW b )
+{
+	return a < b ? a : b;
+}
 static inline cnW cnW_sqrt( cnW a )
 {
 	return sqrt( a );

@@ -7,6 +7,7 @@
 #include "methods/impulse/contact_wide.h"
 
 #include "methods/bounce.h"
+#include "task.h"
 
 #include <float.h>
 
@@ -35,36 +36,112 @@ static bool cnIsSolved( const cnWorld* world, const cnContact* c )
 	return world->bodies[c->bodyA].solverIndex >= 0 || world->bodies[c->bodyB].solverIndex >= 0;
 }
 
-// The anchors of a point, its Jacobian's angular parts r x d and their images under the inverse
-// inertia (so each iteration is a few dot products and axpys), and its effective masses, for the
-// constraint's current normal and tangents.
+// The anchors of a point, its normal row's angular parts r x n and their images under the inverse
+// inertia, and its effective mass, for the constraint's current normal.
 static void cnSetPointGeometry( const cnContactConstraint* cc, cnConstraintPoint* cp, cnVec3 rA, cnVec3 rB )
 {
-	double mA = cc->invMassA, mB = cc->invMassB;
-	cnMat3 iA = cc->invIA, iB = cc->invIB;
-	cnVec3 normal = cc->normal, t1 = cc->tangent1, t2 = cc->tangent2;
+	cnVec3 normal = cc->normal;
 	cp->rA = rA;
 	cp->rB = rB;
 	cp->rnA = cnCross( rA, normal );
 	cp->rnB = cnCross( rB, normal );
-	cp->rt1A = cnCross( rA, t1 );
-	cp->rt1B = cnCross( rB, t1 );
-	cp->rt2A = cnCross( rA, t2 );
-	cp->rt2B = cnCross( rB, t2 );
-	cp->inA = cnMulMV( iA, cp->rnA );
-	cp->inB = cnMulMV( iB, cp->rnB );
-	cp->it1A = cnMulMV( iA, cp->rt1A );
-	cp->it1B = cnMulMV( iB, cp->rt1B );
-	cp->it2A = cnMulMV( iA, cp->rt2A );
-	cp->it2B = cnMulMV( iB, cp->rt2B );
+	cp->inA = cnMulMV( cc->invIA, cp->rnA );
+	cp->inB = cnMulMV( cc->invIB, cp->rnB );
+	// effective mass 1 / (J M^-1 J^T)
+	double k = cc->invMassA + cc->invMassB + cnDot( cp->rnA, cp->inA ) + cnDot( cp->rnB, cp->inB );
+	cp->normalMass = k > 0.0 ? 1.0 / k : 0.0;
+}
 
-	// effective masses 1 / (J M^-1 J^T) for the normal and the two tangents
-	double kNormal = mA + mB + cnDot( cp->rnA, cp->inA ) + cnDot( cp->rnB, cp->inB );
-	cp->normalMass = kNormal > 0.0 ? 1.0 / kNormal : 0.0;
-	double kT1 = mA + mB + cnDot( cp->rt1A, cp->it1A ) + cnDot( cp->rt1B, cp->it1B );
-	cp->tangentMass1 = kT1 > 0.0 ? 1.0 / kT1 : 0.0;
-	double kT2 = mA + mB + cnDot( cp->rt2A, cp->it2A ) + cnDot( cp->rt2B, cp->it2B );
-	cp->tangentMass2 = kT2 > 0.0 ? 1.0 / kT2 : 0.0;
+// Friction acts at the centre of the manifold's points, along both tangents at once with their
+// coupled 2x2 mass, and as a twist about the normal (Box3D's central friction; PhysX's patch
+// friction): one friction row per manifold instead of one per point, which keeps a stack from
+// walking sideways through the small differences of its points' friction impulses.
+static void cnSetFrictionGeometry( cnContactConstraint* cc )
+{
+	cnVec3 centerA = cnVec3_zero, centerB = cnVec3_zero;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		centerA = cnAdd( centerA, cc->points[j].rA );
+		centerB = cnAdd( centerB, cc->points[j].rB );
+	}
+	double inv = 1.0 / cc->pointCount;
+	centerA = cnMulSV( inv, centerA );
+	centerB = cnMulSV( inv, centerB );
+	cc->centerA = centerA;
+	cc->centerB = centerB;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		cc->points[j].leverArm = cnLength( cnSub( cc->points[j].rA, centerA ) );
+	}
+
+	cnVec3 t1 = cc->tangent1, t2 = cc->tangent2;
+	cnVec3 a1 = cnCross( centerA, t1 ), a2 = cnCross( centerA, t2 );
+	cnVec3 b1 = cnCross( centerB, t1 ), b2 = cnCross( centerB, t2 );
+	cnVec3 ia1 = cnMulMV( cc->invIA, a1 ), ia2 = cnMulMV( cc->invIA, a2 );
+	cnVec3 ib1 = cnMulMV( cc->invIB, b1 ), ib2 = cnMulMV( cc->invIB, b2 );
+	double m = cc->invMassA + cc->invMassB;
+	double k11 = m + cnDot( a1, ia1 ) + cnDot( b1, ib1 );
+	double k22 = m + cnDot( a2, ia2 ) + cnDot( b2, ib2 );
+	double k12 = cnDot( a1, ia2 ) + cnDot( b1, ib2 );
+	double det = k11 * k22 - k12 * k12;
+	double invDet = det > 0.0 ? 1.0 / det : 0.0;
+	cc->tangentMass[0] = invDet * k22;
+	cc->tangentMass[1] = -invDet * k12;
+	cc->tangentMass[2] = invDet * k11;
+
+	double kTwist = cnDot( cc->normal, cnMulMV( cc->invIA, cc->normal ) ) + cnDot( cc->normal, cnMulMV( cc->invIB, cc->normal ) );
+	cc->twistMass = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
+}
+
+// The in-plane offset of a point from the friction centre, and the sum of their squares.
+static cnVec3 cnPlaneOffset( const cnContactConstraint* cc, int j )
+{
+	cnVec3 d = cnSub( cc->points[j].rA, cc->centerA );
+	return cnMulSub( d, cnDot( d, cc->normal ), cc->normal );
+}
+
+static double cnPlaneSpread( const cnContactConstraint* cc )
+{
+	double sum = 0.0;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		cnVec3 d = cnPlaneOffset( cc, j );
+		sum += cnDot( d, d );
+	}
+	return sum;
+}
+
+// The manifold keeps its friction as a force per point (points are matched from step to step, and
+// new ones start at zero): the friction impulse F spread evenly plus the twist L as forces
+// L (n x d_j) / sum |d_k|^2 about the centre (offsets d_j). Summing them gives back F and L exactly.
+static void cnFrictionFromPoints( cnContactConstraint* cc )
+{
+	double f1 = 0.0, f2 = 0.0, twist = 0.0;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		const cnConstraintPoint* cp = cc->points + j;
+		f1 += cp->tangentImpulse1;
+		f2 += cp->tangentImpulse2;
+		cnVec3 force = cnAdd( cnMulSV( cp->tangentImpulse1, cc->tangent1 ), cnMulSV( cp->tangentImpulse2, cc->tangent2 ) );
+		twist += cnDot( cc->normal, cnCross( cnPlaneOffset( cc, j ), force ) );
+	}
+	cc->frictionImpulse[0] = f1;
+	cc->frictionImpulse[1] = f2;
+	cc->twistImpulse = cnPlaneSpread( cc ) > 0.0 ? twist : 0.0;
+}
+
+static void cnFrictionToPoints( cnContactConstraint* cc )
+{
+	double spread = cnPlaneSpread( cc );
+	double twistScale = spread > 0.0 ? cc->twistImpulse / spread : 0.0;
+	double inv = 1.0 / cc->pointCount;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		cnConstraintPoint* cp = cc->points + j;
+		cnVec3 turn = cnMulSV( twistScale, cnCross( cc->normal, cnPlaneOffset( cc, j ) ) );
+		cp->tangentImpulse1 = inv * cc->frictionImpulse[0] + cnDot( turn, cc->tangent1 );
+		cp->tangentImpulse2 = inv * cc->frictionImpulse[1] + cnDot( turn, cc->tangent2 );
+	}
 }
 
 // The acceleration of a simulated body's centre from gravity and its step forces (0 for the others).
@@ -153,37 +230,58 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 		cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
 		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
 	}
+	cnSetFrictionGeometry( cc );
+	cnFrictionFromPoints( cc );
+}
+
+typedef struct cnPrepareTask
+{
+	cnStepContext* context;
+	// the first constraint of each contact (-1: not solved)
+	const int* first;
+} cnPrepareTask;
+
+static void cnPrepareTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	const cnPrepareTask* task = taskContext;
+	cnStepContext* context = task->context;
+	const cnWorld* world = context->world;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		if ( task->first[i] < 0 )
+		{
+			continue;
+		}
+		const cnContact* c = world->contacts + i;
+		const cnBody* ba = world->bodies + c->bodyA;
+		const cnBody* bb = world->bodies + c->bodyB;
+		for ( int mi = 0; mi < c->manifoldCount; ++mi )
+		{
+			cnPrepareManifold( context, c, i, mi, ba, bb, context->constraints + task->first[i] + mi );
+		}
+	}
 }
 
 void cnPrepareContacts( cnStepContext* context )
 {
 	cnWorld* world = context->world;
-	// one constraint per manifold (a planar polygon pair may have several)
+	// one constraint per manifold (a planar polygon pair may have several), in contact order
+	int* first = cnArena_Alloc( &world->arena, (size_t)( world->contactCount > 0 ? world->contactCount : 1 ) * sizeof( int ) );
 	int n = 0;
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
 		const cnContact* c = world->contacts + i;
-		n += cnIsSolved( world, c ) ? c->manifoldCount : 0;
+		first[i] = cnIsSolved( world, c ) ? n : -1;
+		n += first[i] >= 0 ? c->manifoldCount : 0;
 	}
 
 	context->constraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnContactConstraint ) );
 	context->constraintCount = n;
 
-	int k = 0;
-	for ( int i = 0; i < world->contactCount; ++i )
-	{
-		const cnContact* c = world->contacts + i;
-		if ( cnIsSolved( world, c ) == false )
-		{
-			continue;
-		}
-		const cnBody* ba = world->bodies + c->bodyA;
-		const cnBody* bb = world->bodies + c->bodyB;
-		for ( int mi = 0; mi < c->manifoldCount; ++mi )
-		{
-			cnPrepareManifold( context, c, i, mi, ba, bb, context->constraints + k++ );
-		}
-	}
+	// each contact fills its own constraints: any split over the workers gives the same bits
+	cnPrepareTask task = { context, first };
+	cnParallelFor( world, world->contactCount, 64, cnPrepareTaskFn, &task );
 }
 
 // Relative normal speed at a point: n . (vB + wB x rB - vA - wA x rA).
@@ -203,29 +301,23 @@ static inline void cnApplyNormal( cnBodyState* sA, cnBodyState* sB, const cnCont
 	sB->w = cnMulAdd( sB->w, lambda, cp->inB );
 }
 
-// Applies a tangent impulse l1 t1 + l2 t2.
-static inline void cnApplyTangent( cnBodyState* sA, cnBodyState* sB, const cnContactConstraint* cc,
-								   const cnConstraintPoint* cp, double l1, double l2 )
+// Friction at the centre after the restitution impulses: both tangents at once, clamped to the disk
+// of radius mu times the total normal impulse.
+static void cnSolveCentralFriction( cnBodyState* sA, cnBodyState* sB, cnContactConstraint* cc )
 {
-	cnVec3 P = cnAdd( cnMulSV( l1, cc->tangent1 ), cnMulSV( l2, cc->tangent2 ) );
-	sA->v = cnMulSub( sA->v, cc->invMassA, P );
-	sA->w = cnSub( sA->w, cnAdd( cnMulSV( l1, cp->it1A ), cnMulSV( l2, cp->it2A ) ) );
-	sB->v = cnMulAdd( sB->v, cc->invMassB, P );
-	sB->w = cnAdd( sB->w, cnAdd( cnMulSV( l1, cp->it1B ), cnMulSV( l2, cp->it2B ) ) );
-}
-
-// Friction at one point: both tangents at once, the accumulated impulse clamped to the disk of radius
-// mu times the point's accumulated normal impulse (a true cone, not a pyramid).
-static void cnSolveFriction( cnBodyState* sA, cnBodyState* sB, const cnContactConstraint* cc, cnConstraintPoint* cp )
-{
-	cnVec3 dv = cnSub( sB->v, sA->v );
-	double vt1 = cnDot( dv, cc->tangent1 ) + cnDot( sB->w, cp->rt1B ) - cnDot( sA->w, cp->rt1A );
-	double vt2 = cnDot( dv, cc->tangent2 ) + cnDot( sB->w, cp->rt2B ) - cnDot( sA->w, cp->rt2A );
-	double lambda1 = -cp->tangentMass1 * vt1;
-	double lambda2 = -cp->tangentMass2 * vt2;
-	double old1 = cp->tangentImpulse1, old2 = cp->tangentImpulse2;
-	double new1 = old1 + lambda1, new2 = old2 + lambda2;
-	double maxFriction = cc->friction * cp->normalImpulse;
+	cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cc->centerA ) );
+	cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cc->centerB ) );
+	cnVec3 dv = cnSub( vB, vA );
+	double vt1 = cnDot( dv, cc->tangent1 ), vt2 = cnDot( dv, cc->tangent2 );
+	double old1 = cc->frictionImpulse[0], old2 = cc->frictionImpulse[1];
+	double new1 = old1 - ( cc->tangentMass[0] * vt1 + cc->tangentMass[1] * vt2 );
+	double new2 = old2 - ( cc->tangentMass[1] * vt1 + cc->tangentMass[2] * vt2 );
+	double total = 0.0;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		total += cc->points[j].normalImpulse;
+	}
+	double maxFriction = cc->friction * total;
 	double len2 = new1 * new1 + new2 * new2;
 	if ( len2 > maxFriction * maxFriction )
 	{
@@ -233,9 +325,13 @@ static void cnSolveFriction( cnBodyState* sA, cnBodyState* sB, const cnContactCo
 		new1 *= scale;
 		new2 *= scale;
 	}
-	cp->tangentImpulse1 = new1;
-	cp->tangentImpulse2 = new2;
-	cnApplyTangent( sA, sB, cc, cp, new1 - old1, new2 - old2 );
+	cc->frictionImpulse[0] = new1;
+	cc->frictionImpulse[1] = new2;
+	cnVec3 P = cnAdd( cnMulSV( new1 - old1, cc->tangent1 ), cnMulSV( new2 - old2, cc->tangent2 ) );
+	sA->v = cnMulSub( sA->v, cc->invMassA, P );
+	sA->w = cnSub( sA->w, cnMulMV( cc->invIA, cnCross( cc->centerA, P ) ) );
+	sB->v = cnMulAdd( sB->v, cc->invMassB, P );
+	sB->w = cnAdd( sB->w, cnMulMV( cc->invIB, cnCross( cc->centerB, P ) ) );
 }
 
 // The current separation of a point: its separation at the step's start plus the normal motion of
@@ -273,10 +369,17 @@ void cnFollowSpheres( cnStepContext* context )
 		}
 		cnVec3 normal = cnMulSV( 1.0 / distance, d );
 		cc->normal = normal;
+		cnVec3 oldT1 = cc->tangent1, oldT2 = cc->tangent2;
 		cc->tangent1 = cnPerp( normal );
 		cc->tangent2 = cnCross( normal, cc->tangent1 );
 		cnConstraintPoint* cp = cc->points;
 		cnSetPointGeometry( cc, cp, cnMulAdd( offsetA, cc->radiusA, normal ), cnMulSub( offsetB, cc->radiusB, normal ) );
+		cnSetFrictionGeometry( cc );
+		// the friction impulse so far, on the turned tangents
+		cnVec3 F = cnAdd( cnMulSV( cc->frictionImpulse[0], oldT1 ), cnMulSV( cc->frictionImpulse[1], oldT2 ) );
+		cc->frictionImpulse[0] = cnDot( F, cc->tangent1 );
+		cc->frictionImpulse[1] = cnDot( F, cc->tangent2 );
+		cnRebaseFriction( context, i, oldT1, oldT2 );
 		// the separation is exact now; cnCurrentSeparation adds the anchors' motion from here on
 		cp->separation = 0.0;
 		cp->separation = distance - cc->radiusA - cc->radiusB - cnCurrentSeparation( sA, sB, normal, cp );
@@ -302,6 +405,7 @@ void cnApplyRestitution( cnStepContext* context )
 		}
 		cnBodyState* sA = states + cc->indexA;
 		cnBodyState* sB = states + cc->indexB;
+		bool bounced = false;
 		for ( int j = 0; j < cc->pointCount; ++j )
 		{
 			cnConstraintPoint* cp = cc->points + j;
@@ -330,10 +434,13 @@ void cnApplyRestitution( cnStepContext* context )
 			cp->normalImpulse = newImpulse;
 			cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
 			cnApplyNormal( sA, sB, cc, cp, impulse );
-
-			// friction acts over the whole impact, the restitution part included: a sliding impact
-			// changes the tangential speed by mu (1 + e) |vn|
-			cnSolveFriction( sA, sB, cc, cp );
+			bounced = true;
+		}
+		// friction acts over the whole impact, the restitution part included: a sliding impact
+		// changes the tangential speed by mu (1 + e) |vn|
+		if ( bounced )
+		{
+			cnSolveCentralFriction( sA, sB, cc );
 		}
 	}
 }
@@ -343,7 +450,8 @@ void cnStoreImpulses( cnStepContext* context )
 	cnWorld* world = context->world;
 	for ( int i = 0; i < context->constraintCount; ++i )
 	{
-		const cnContactConstraint* cc = context->constraints + i;
+		cnContactConstraint* cc = context->constraints + i;
+		cnFrictionToPoints( cc );
 		cnManifold* m = cnContactManifold( world->contacts + cc->contactIndex, cc->manifoldIndex );
 		for ( int j = 0; j < cc->pointCount; ++j )
 		{

@@ -24,6 +24,8 @@ CN_PAIRWISE( cnW_mul, _mm_mul_pd )
 CN_PAIRWISE( cnW_div, _mm_div_pd )
 // maxpd returns its second operand unless the first is greater: a > b ? a : b, NaN included
 CN_PAIRWISE( cnW_max, _mm_max_pd )
+// minpd: a < b ? a : b
+CN_PAIRWISE( cnW_min, _mm_min_pd )
 CN_PAIRWISE( cnW_gt, _mm_cmpgt_pd )
 CN_PAIRWISE( cnW_lt, _mm_cmplt_pd )
 

@@ -24,9 +24,11 @@ typedef struct cnWidePoint
 	double rA[3][CN_LANES], rB[3][CN_LANES];
 	// separation at the step's start (cnCurrentSeparation adds the anchors' motion)
 	double separation[CN_LANES];
-	double normalMass[CN_LANES], tangentMass1[CN_LANES], tangentMass2[CN_LANES];
-	double normalImpulse[CN_LANES], tangentImpulse1[CN_LANES], tangentImpulse2[CN_LANES];
+	double normalMass[CN_LANES];
+	double normalImpulse[CN_LANES];
 	double maxNormalImpulse[CN_LANES];
+	// distance from the friction centre: the twist friction a point can hold is mu lambda leverArm
+	double leverArm[CN_LANES];
 } cnWidePoint;
 
 /// Four contact constraints (manifolds) side by side, one per lane. Lanes past the group's count,
@@ -48,6 +50,13 @@ typedef struct cnWideGroup
 	double invIA[6][CN_LANES], invIB[6][CN_LANES];
 	double normal[3][CN_LANES], tangent1[3][CN_LANES], tangent2[3][CN_LANES];
 	double friction[CN_LANES];
+	// friction at the manifold's centre: its anchors, the inverse of its 2x2 tangent mass matrix
+	// (t1 t1, t1 t2, t2 t2), its accumulated impulse along the tangents; twist friction about the
+	// normal: its effective mass and accumulated impulse
+	double centerA[3][CN_LANES], centerB[3][CN_LANES];
+	double tangentMass[3][CN_LANES];
+	double frictionImpulse[2][CN_LANES];
+	double twistMass[CN_LANES], twistImpulse[CN_LANES];
 	// soft contact coefficients (stiffer against static bodies)
 	double biasRate[CN_LANES], massScale[CN_LANES], impulseScale[CN_LANES];
 	cnWidePoint points[CN_MAX_MANIFOLD_POINTS];
@@ -87,6 +96,8 @@ void cnBuildContactGraph( cnStepContext* context );
 /// Copies a constraint's geometry (normal, tangents, anchors, separations, masses) into its lane,
 /// after cnFollowSpheres moved it.
 void cnPackGeometry( cnStepContext* context, int constraintIndex );
+/// Turns a lane's friction impulse so far from the old tangents onto its constraint's current ones.
+void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1, cnVec3 oldT2 );
 /// Copies the accumulated impulses of every lane back into the constraints.
 void cnUnpackImpulses( cnStepContext* context );
 

@@ -37,18 +37,22 @@ typedef struct cnSoftness
 typedef struct cnConstraintPoint
 {
 	cnVec3 rA, rB;
-	// r x n, r x t1, r x t2 for each body
-	cnVec3 rnA, rnB, rt1A, rt1B, rt2A, rt2B;
-	// inverse inertia times the above
-	cnVec3 inA, inB, it1A, it1B, it2A, it2B;
+	// r x n for each body and the inverse inertia times it
+	cnVec3 rnA, rnB;
+	cnVec3 inA, inB;
 	// separation at the start of the step (for a sphere pair: at the last cnFollowSpheres, less the
 	// anchors' motion so far); the current one adds the normal motion of the anchors
 	double separation;
 	double startSeparation;
-	double normalImpulse, tangentImpulse1, tangentImpulse2;
+	double normalImpulse;
+	// the manifold's friction and twist as a force on this point (what the manifold keeps for the
+	// next step's warm start: cnStoreImpulses)
+	double tangentImpulse1, tangentImpulse2;
 	double maxNormalImpulse;
-	double normalMass, tangentMass1, tangentMass2;
+	double normalMass;
 	double relativeVelocity;
+	// distance from the friction centre
+	double leverArm;
 } cnConstraintPoint;
 
 typedef struct cnContactConstraint
@@ -72,6 +76,13 @@ typedef struct cnContactConstraint
 	int pointCount;
 	cnVec3 normal, tangent1, tangent2;
 	double friction, restitution;
+	// friction at the centre of the points (anchors relative to each body's centre of mass), the
+	// inverse of its 2x2 tangent mass (t1 t1, t1 t2, t2 t2) and its impulse along the tangents; twist
+	// friction about the normal: effective mass and impulse
+	cnVec3 centerA, centerB;
+	double tangentMass[3];
+	double frictionImpulse[2];
+	double twistMass, twistImpulse;
 	double invMassA, invMassB;
 	cnMat3 invIA, invIB;
 	cnSoftness softness;
