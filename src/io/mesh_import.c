@@ -208,24 +208,46 @@ static bool cnWeldVertices( cnMeshBuffer* b )
 	return true;
 }
 
+// "ply" in any case: the first line of a PLY file as assimp accepts it
+static bool cnIsPlyMagic( const char* word )
+{
+	return strlen( word ) == 3 && ( word[0] | 0x20 ) == 'p' && ( word[1] | 0x20 ) == 'l' && ( word[2] | 0x20 ) == 'y';
+}
+
 // assimp 5.2.5 (Debian 12) loops forever in its PLY reader on some malformed headers: one that never
 // ends, an "element" line without its count, an unknown keyword (found by fuzzing,
-// tests/fuzz/crashes/mesh). A file that starts "ply" therefore has its header checked line by line
-// before assimp sees it: "format", "comment", "obj_info", "element NAME COUNT", "property TYPE NAME",
-// "property list TYPE TYPE NAME", then "end_header", within the first 64 KiB (headers are a few
-// hundred bytes). Reads from probe, at the start of the file; false with the error set when the
+// tests/fuzz/crashes/mesh). A file that assimp reads as PLY therefore has its header checked line by
+// line before assimp sees it: "format", "comment", "obj_info", "element NAME COUNT", "property TYPE
+// NAME", "property list TYPE TYPE NAME", then "end_header", within the first 64 KiB (headers are a
+// few hundred bytes). Reads from probe, at the start of the file; false with the error set when the
 // header is broken.
+//
+// Which files those are is assimp's rule, not the format's: its PLY reader takes the first line as
+// its stream buffer reads it, which skips past the first '\n' when the file starts with a line end
+// ('\r', '\n', '\f' or NUL), and accepts it when it starts "ply" in any case ("PLY", "plY"). A check
+// of files that start with exactly "ply" let the same endless loops through a leading newline or a
+// capital letter (found by fuzzing too: tests/fuzz/crashes/mesh/timeout-8d72...).
 static bool cnCheckPlyHeader( FILE* probe, const char* path )
 {
 	static _Thread_local char head[65536 + 1];
 	size_t n = fread( head, 1, sizeof( head ) - 1, probe );
 	head[n] = 0;
-	if ( n < 3 || memcmp( head, "ply", 3 ) != 0 )
+	char* start = head;
+	int line = 1;
+	if ( n > 0 && ( head[0] == '\r' || head[0] == '\n' || head[0] == '\f' || head[0] == 0 ) )
+	{
+		// (memchr: the skipped piece may hold NULs)
+		char* newline = memchr( head, '\n', n );
+		start = newline != NULL ? newline + 1 : head + n;
+		line = 2;
+	}
+	if ( (size_t)( start - head ) + 3 > n || ( start[0] | 0x20 ) != 'p' || ( start[1] | 0x20 ) != 'l' ||
+		 ( start[2] | 0x20 ) != 'y' )
 	{
 		return true;
 	}
-	int line = 1;
-	for ( char* p = head; *p != 0; ++line )
+	const int first = line;
+	for ( char* p = start; *p != 0; ++line )
 	{
 		char* end = p + strcspn( p, "\r\n" );
 		bool more = *end != 0;
@@ -250,8 +272,8 @@ static bool cnCheckPlyHeader( FILE* probe, const char* path )
 			count += 1;
 			w = last ? stop : stop + 1;
 		}
-		bool ok = line == 1 ? count == 1 && strcmp( words[0], "ply" ) == 0 : count > 0;
-		if ( ok && line > 1 )
+		bool ok = line == first ? count == 1 && cnIsPlyMagic( words[0] ) : count > 0;
+		if ( ok && line > first )
 		{
 			const char* key = words[0];
 			if ( strcmp( key, "end_header" ) == 0 )
