@@ -170,6 +170,8 @@ check "demo defaults to ./cairn-demo" test -f "$T/cairn-demo/demo.cnrec"
 run bench "$T/tiny.json" --steps 5 --repeat 2
 check "bench exits 0" test $rc -eq 0
 check "bench prints a header" grep -q "^scene .*median .*min" "$T/out"
+check "bench prints the drift columns" grep -Eq "^scene .*island +maxdisp +maxhdrift$" "$T/out"
+check "bench row ends in two drift figures" grep -Eq "^tiny +4 +5 .* [0-9]+\.[0-9]{5} +[0-9]+\.[0-9]{5}$" "$T/out"
 check "bench prints a row for the scene" grep -Eq "^tiny +4 +5 " "$T/out"
 run bench "$T/tiny.json" --steps 5 --repeat 1 --workers 1,2
 check "bench --workers 1,2 exits 0" test $rc -eq 0

@@ -22,8 +22,14 @@ const char cliBenchHelp[] =
 	"scene; prints per scene: bodies, steps, the median and the minimum wall milliseconds\n"
 	"per step over the repeats, the average contacts, manifold points and awake bodies per\n"
 	"step, and the average milliseconds per step of each stage (broad phase, narrow phase,\n"
-	"solve, integrate, finish, islands). With --workers, one row per scene and worker count,\n"
-	"and the speed-up of each row's median over the first count's.\n"
+	"solve, integrate, finish, islands), then two stability columns in metres, measured\n"
+	"as the peers' benchmark programs do (../shared/peers/common.h) in Cairn's Z-up frame:\n"
+	"maxdisp, the largest displacement of any dynamic body between its start and the end\n"
+	"of the run, and maxhdrift, the largest horizontal (x, y) distance of any dynamic body\n"
+	"from its start seen after any step (the largest over the repeats; both matter for\n"
+	"stacking scenes such as pyramid and tower10, where nothing should move). Positions\n"
+	"are read after each step, outside the timed step. With --workers, one row per scene\n"
+	"and worker count, and the speed-up of each row's median over the first count's.\n"
 	"\n"
 	"SCENE is a file, or a name looked up as DIR/NAME or DIR/NAME.json in the scenes\n"
 	"directory DIR = $CAIRN_SCENES if set, else the source tree's scenes/. Default\n"
@@ -117,7 +123,8 @@ static int cliCompareDoubles( const void* a, const void* b )
 	return x < y ? -1 : ( x > y ? 1 : 0 );
 }
 
-// Averages over every step of every repeat, and this repeat's step count and time.
+// Averages over every step of every repeat, this repeat's step count and time, and the drift of
+// the dynamic bodies from their start (the peers' maxdisp and maxhdrift, Z up).
 typedef struct cliBenchSums
 {
 	double contacts, points, awake;
@@ -126,7 +133,51 @@ typedef struct cliBenchSums
 	int64_t repeatSteps;
 	int64_t repeatLimit;
 	double repeatMs;
+	cnBodyId* bodies;
+	cnVec3* start;
+	int bodyCount;
+	double maxDisplacement;
+	double maxHorizontalDrift;
 } cliBenchSums;
+
+// Records the dynamic bodies and their start positions (bodies and start hold room for every body).
+static void cliBenchTrackStart( const cnWorld* world, cliBenchSums* sums )
+{
+	sums->bodyCount = 0;
+	int count = cnWorld_GetBodyCount( world );
+	for ( int i = 0; i < count; ++i )
+	{
+		cnBodyId id = cnWorld_GetBody( world, i );
+		if ( cnBody_GetType( world, id ) == cnBody_dynamic )
+		{
+			sums->bodies[sums->bodyCount] = id;
+			sums->start[sums->bodyCount] = cnBody_GetPosition( world, id );
+			sums->bodyCount += 1;
+		}
+	}
+}
+
+// The largest horizontal distance from the start over the dynamic bodies now (and, at the end of a
+// run, the largest displacement); a body removed during the run no longer counts.
+static void cliBenchTrack( const cnWorld* world, cliBenchSums* sums, bool end )
+{
+	for ( int i = 0; i < sums->bodyCount; ++i )
+	{
+		if ( cnBody_IsValid( world, sums->bodies[i] ) == false )
+		{
+			continue;
+		}
+		cnVec3 p = cnBody_GetPosition( world, sums->bodies[i] );
+		double dx = p.x - sums->start[i].x, dy = p.y - sums->start[i].y, dz = p.z - sums->start[i].z;
+		double horizontal = sqrt( dx * dx + dy * dy );
+		sums->maxHorizontalDrift = horizontal > sums->maxHorizontalDrift ? horizontal : sums->maxHorizontalDrift;
+		if ( end )
+		{
+			double full = sqrt( dx * dx + dy * dy + dz * dz );
+			sums->maxDisplacement = full > sums->maxDisplacement ? full : sums->maxDisplacement;
+		}
+	}
+}
 
 // After each step of the run loop: the step's own time (stats.stepMs, the wall time inside
 // cnWorld_Step) and its counters; stops after the repeat's steps.
@@ -147,6 +198,7 @@ static bool cliBenchAfterStep( cnWorld* world, void* context )
 	sums->stage[6] += s.continuousMs;
 	sums->steps += 1;
 	sums->repeatSteps += 1;
+	cliBenchTrack( world, sums, false );
 	return sums->repeatSteps < sums->repeatLimit;
 }
 
@@ -171,6 +223,8 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 		cnScene* scene = cliLoadScene( path, NULL );
 		if ( scene == NULL )
 		{
+			free( sums.bodies );
+			free( sums.start );
 			free( msPerStep );
 			return CLI_BAD_INPUT;
 		}
@@ -183,11 +237,28 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 		{
 			cliError( "%s: %s", path, cnGetError() );
 			cnDestroyScene( scene );
+			free( sums.bodies );
+			free( sums.start );
 			free( msPerStep );
 			return CLI_FAILURE;
 		}
 		workerCount = cnWorld_GetDef( scene->world ).workerCount;
 		bodyCount = cnWorld_GetBodyCount( scene->world );
+		if ( r == 0 )
+		{
+			sums.bodies = malloc( sizeof( cnBodyId ) * (size_t)( bodyCount > 0 ? bodyCount : 1 ) );
+			sums.start = malloc( sizeof( cnVec3 ) * (size_t)( bodyCount > 0 ? bodyCount : 1 ) );
+			if ( sums.bodies == NULL || sums.start == NULL )
+			{
+				cliError( "out of memory" );
+				cnDestroyScene( scene );
+				free( sums.bodies );
+				free( sums.start );
+				free( msPerStep );
+				return CLI_FAILURE;
+			}
+		}
+		cliBenchTrackStart( scene->world, &sums );
 
 		// the steps of `cairn run` (k per frame interval of 1/fps), as many as asked for: by default
 		// the scene's whole duration, at most 500
@@ -209,9 +280,12 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 		{
 			cliError( "%s: step %lld failed: %s", path, (long long)sums.repeatSteps, cnGetError() );
 			cnDestroyScene( scene );
+			free( sums.bodies );
+			free( sums.start );
 			free( msPerStep );
 			return CLI_FAILURE;
 		}
+		cliBenchTrack( scene->world, &sums, true );
 		msPerStep[r] = sums.repeatMs / (double)stepCount;
 		cnDestroyScene( scene );
 	}
@@ -220,12 +294,15 @@ static int cliBenchScene( const char* path, long long steps, int repeats, int na
 							   : 0.5 * ( msPerStep[repeats / 2 - 1] + msPerStep[repeats / 2] );
 	double n = (double)sums.steps;
 	double speedUp = baseline > 0.0 && *median > 0.0 ? baseline / *median : 1.0;
-	printf( "%-*s %7d %6lld %7d %9.4f %9.4f %7.2f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f\n",
+	printf( "%-*s %7d %6lld %7d %9.4f %9.4f %7.2f %9.1f %9.1f %8.1f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %9.5f "
+			"%9.5f\n",
 			nameWidth, name, bodyCount, stepCount, workerCount, *median, msPerStep[0], speedUp, sums.contacts / n,
 			sums.points / n, sums.awake / n,
 			sums.stage[0] / n, sums.stage[1] / n, sums.stage[2] / n, sums.stage[3] / n, sums.stage[6] / n,
-			sums.stage[4] / n, sums.stage[5] / n );
+			sums.stage[4] / n, sums.stage[5] / n, sums.maxDisplacement, sums.maxHorizontalDrift );
 	fflush( stdout );
+	free( sums.bodies );
+	free( sums.start );
 	free( msPerStep );
 	return CLI_OK;
 }
@@ -304,11 +381,13 @@ int cliBenchMain( int argc, char** argv )
 
 	printf( "cairn bench: %lld repeat%s per scene%s; ms/step = wall time of cnWorld_Step (median and minimum over "
 			"repeats);\n"
-			"contacts, points, awake and the stage columns (ms/step) are averages over all steps\n",
+			"contacts, points, awake and the stage columns (ms/step) are averages over all steps;\n"
+			"maxdisp (start to end) and maxhdrift (horizontal, after any step) are the largest drift of any\n"
+			"dynamic body in metres\n",
 			repeats, repeats == 1 ? "" : "s", awake ? ", sleeping off" : "" );
-	printf( "%-*s %7s %6s %7s %9s %9s %7s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s\n", nameWidth, "scene", "bodies",
-			"steps", "workers", "median", "min", "speedup", "contacts", "points", "awake", "broad", "narrow", "solve",
-			"integr", "contin", "finish", "island" );
+	printf( "%-*s %7s %6s %7s %9s %9s %7s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s %9s %9s\n", nameWidth, "scene",
+			"bodies", "steps", "workers", "median", "min", "speedup", "contacts", "points", "awake", "broad", "narrow",
+			"solve", "integr", "contin", "finish", "island", "maxdisp", "maxhdrift" );
 	status = CLI_OK;
 	for ( int i = 0; i < sceneCount && status == CLI_OK; ++i )
 	{
