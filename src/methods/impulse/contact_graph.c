@@ -132,8 +132,6 @@ static void cnPackConstraint( cnStepContext* context, int k )
 	g->writeA[lane] = cnTakesImpulses( context, cc->indexA );
 	g->writeB[lane] = cnTakesImpulses( context, cc->indexB );
 	g->pointCount[lane] = cc->pointCount;
-	g->laneCount = g->laneCount > lane + 1 ? g->laneCount : lane + 1;
-	g->maxPointCount = g->maxPointCount > cc->pointCount ? g->maxPointCount : cc->pointCount;
 	g->invMassA[lane] = cc->invMassA;
 	g->invMassB[lane] = cc->invMassB;
 	cnPutInertia( g->invIA, lane, cc->invIA );
@@ -153,6 +151,39 @@ static void cnPackConstraint( cnStepContext* context, int k )
 	g->frictionImpulse[1][lane] = cc->frictionImpulse[1];
 	g->twistImpulse[lane] = cc->twistImpulse;
 	cnPackGeometry( context, k );
+}
+
+typedef struct cnPackTask
+{
+	cnStepContext* context;
+	const int* constraintOfSlot;
+} cnPackTask;
+
+// Fills groups [startIndex, endIndex): empty lanes read the dummy body (at rest, never written).
+static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	const cnPackTask* task = taskContext;
+	cnStepContext* context = task->context;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		cnWideGroup* g = context->graph->groups + i;
+		memset( g, 0, sizeof( *g ) );
+		for ( int lane = 0; lane < CN_LANES; ++lane )
+		{
+			g->indexA[lane] = context->bodyCount;
+			g->indexB[lane] = context->bodyCount;
+			int k = task->constraintOfSlot[i * CN_LANES + lane];
+			if ( k < 0 )
+			{
+				continue;
+			}
+			cnPackConstraint( context, k );
+			int points = context->constraints[k].pointCount;
+			g->laneCount = lane + 1;
+			g->maxPointCount = g->maxPointCount > points ? g->maxPointCount : points;
+		}
+	}
 }
 
 void cnBuildContactGraph( cnStepContext* context )
@@ -223,25 +254,23 @@ void cnBuildContactGraph( cnStepContext* context )
 	graph->groupCount = groupCount;
 
 	graph->groups = cnArena_Alloc( &world->arena, (size_t)( groupCount > 0 ? groupCount : 1 ) * sizeof( cnWideGroup ) );
-	memset( graph->groups, 0, (size_t)( groupCount > 0 ? groupCount : 1 ) * sizeof( cnWideGroup ) );
-	// empty lanes read the dummy body (at rest, never written)
-	for ( int i = 0; i < groupCount; ++i )
-	{
-		for ( int lane = 0; lane < CN_LANES; ++lane )
-		{
-			graph->groups[i].indexA[lane] = context->bodyCount;
-			graph->groups[i].indexB[lane] = context->bodyCount;
-		}
-	}
-
 	graph->slots = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	int* constraintOfSlot = cnArena_Alloc( &world->arena, (size_t)( groupCount > 0 ? groupCount : 1 ) * CN_LANES * sizeof( int ) );
+	for ( int i = 0; i < groupCount * CN_LANES; ++i )
+	{
+		constraintOfSlot[i] = -1;
+	}
 	int fill[CN_COLOR_COUNT + 1] = { 0 };
 	for ( int k = 0; k < n; ++k )
 	{
 		int c = colors[k];
 		graph->slots[k] = start[c] * CN_LANES + fill[c]++;
-		cnPackConstraint( context, k );
+		constraintOfSlot[graph->slots[k]] = k;
 	}
+
+	// each group is filled by one task: any split over the workers gives the same bits
+	cnPackTask task = { context, constraintOfSlot };
+	cnParallelFor( world, groupCount, 32, cnPackTaskFn, &task );
 }
 
 void cnUnpackImpulses( cnStepContext* context )
@@ -298,6 +327,22 @@ static void cnRunGroupRange( cnStepContext* context, int begin, int end, const c
 	}
 }
 
+// The overflow set, one constraint at a time, in contact order or in reverse.
+static void cnRunOverflow( cnStepContext* context, const cnSolvePass* pass, bool reverse )
+{
+	cnContactGraph* graph = context->graph;
+	int first = graph->overflowStart, count = graph->groupCount - graph->overflowStart;
+	for ( int k = 0; k < count; ++k )
+	{
+		cnWideGroup* g = graph->groups + ( reverse ? graph->groupCount - 1 - k : first + k );
+		for ( int m = 0; m < g->laneCount; ++m )
+		{
+			int lane = reverse ? g->laneCount - 1 - m : m;
+			pass ? cnSolveLane( context->states, g, lane, pass ) : cnWarmStartLane( context->states, g, lane );
+		}
+	}
+}
+
 /// A colour's groups handed to the workers.
 typedef struct cnColorTask
 {
@@ -322,21 +367,26 @@ static void cnRunGroups( cnStepContext* context, int begin, int end, const cnSol
 }
 
 // One pass over every contact constraint: the overflow set one at a time in contact order, then
-// each colour.
+// each colour; on odd sub-steps the same in reverse (the colours from the last, then the overflow set
+// from its end, and each manifold's points from the last), so two sub-steps make one symmetric
+// Gauss-Seidel sweep. A fixed order leaves the same small bias in every pass, which rocked the
+// 20-box tower (../shared/peers, 1000 steps at 1/60 s) 20 cm sideways; alternating leaves 1.9 cm.
 static void cnRunPass( cnStepContext* context, const cnSolvePass* pass )
 {
 	cnContactGraph* graph = context->graph;
-	for ( int i = graph->overflowStart; i < graph->groupCount; ++i )
+	bool reverse = ( context->subStep & 1 ) != 0;
+	if ( reverse == false )
 	{
-		cnWideGroup* g = graph->groups + i;
-		for ( int lane = 0; lane < g->laneCount; ++lane )
-		{
-			pass ? cnSolveLane( context->states, g, lane, pass ) : cnWarmStartLane( context->states, g, lane );
-		}
+		cnRunOverflow( context, pass, false );
 	}
-	for ( int c = 0; c < graph->colorCount; ++c )
+	for ( int k = 0; k < graph->colorCount; ++k )
 	{
+		int c = reverse ? graph->colorCount - 1 - k : k;
 		cnRunGroups( context, graph->colorStart[c], graph->colorStart[c + 1], pass );
+	}
+	if ( reverse )
+	{
+		cnRunOverflow( context, pass, true );
 	}
 }
 
@@ -347,6 +397,7 @@ void cnWarmStartContacts( cnStepContext* context )
 
 void cnSolveContacts( cnStepContext* context, bool useBias )
 {
-	cnSolvePass pass = { context->inv_h, context->maxPushVelocity, context->world->def.linearSlop, useBias };
+	cnSolvePass pass = { context->inv_h, context->maxPushVelocity, context->world->def.linearSlop, useBias,
+						 ( context->subStep & 1 ) != 0 };
 	cnRunPass( context, &pass );
 }

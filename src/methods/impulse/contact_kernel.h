@@ -92,6 +92,21 @@ static inline void cnApplyImpulseW( cnBodyW* A, cnBodyW* B, cnWideGroup* g, int 
 	B->w = cnV3W_select( m, wB, B->w );
 }
 
+// Applies the normal impulse lambda n at the anchors whose rows' angular parts are rnA = rA x n and
+// rnB = rB x n, in the lanes of m only.
+static inline void cnApplyNormalW( cnBodyW* A, cnBodyW* B, cnWideGroup* g, int lane, cnM m, cnV3W n, cnV3W rnA,
+								   cnV3W rnB, cnW lambda )
+{
+	cnV3W vA = cnV3W_sub( A->v, cnV3W_scale( cnW_mul( CN_LD( g->invMassA ), lambda ), n ) );
+	cnV3W wA = cnV3W_sub( A->w, cnV3W_scale( lambda, cnInertiaTimes( g->invIA, lane, rnA ) ) );
+	cnV3W vB = cnV3W_add( B->v, cnV3W_scale( cnW_mul( CN_LD( g->invMassB ), lambda ), n ) );
+	cnV3W wB = cnV3W_add( B->w, cnV3W_scale( lambda, cnInertiaTimes( g->invIB, lane, rnB ) ) );
+	A->v = cnV3W_select( m, vA, A->v );
+	A->w = cnV3W_select( m, wA, A->w );
+	B->v = cnV3W_select( m, vB, B->v );
+	B->w = cnV3W_select( m, wB, B->w );
+}
+
 // The relative velocity of the anchors: (vB + wB x rB) - (vA + wA x rA).
 static inline cnV3W cnRelativeVelocityW( const cnBodyW* A, const cnBodyW* B, cnV3W rA, cnV3W rB )
 {
@@ -149,16 +164,21 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 	// exact zeros)
 	cnW totalNormal = zero, twistMoment = zero;
 
-	for ( int j = 0; j < pointCount; ++j )
+	for ( int jj = 0; jj < pointCount; ++jj )
 	{
+		// (a lane with fewer points meets its last point after masked no-ops: the same order as alone)
+		int j = pass->reverse ? pointCount - 1 - jj : jj;
 		cnWidePoint* p = g->points + j;
 		cnV3W rA = cnV3W_load( p->rA, lane );
 		cnV3W rB = cnV3W_load( p->rB, lane );
 
 		// the current separation: the one at the step's start plus the normal motion of the anchors,
 		// to first order in the rotation (the exact rotated anchor would let a rolling sphere sink)
-		cnV3W d = cnV3W_add( cnV3W_sub( B.dp, A.dp ), cnV3W_sub( cnV3W_cross( B.th, rB ), cnV3W_cross( A.th, rA ) ) );
-		cnW s = cnW_add( cnV3W_dot( d, n ), CN_LD( p->separation ) );
+		// ((th x r) . n = th . (r x n): the rows' angular parts serve the separation, the speed and the
+		// impulse alike)
+		cnV3W rnA = cnV3W_cross( rA, n ), rnB = cnV3W_cross( rB, n );
+		cnW s = cnW_add( cnW_add( cnV3W_dot( cnV3W_sub( B.dp, A.dp ), n ), cnW_sub( cnV3W_dot( B.th, rnB ), cnV3W_dot( A.th, rnA ) ) ),
+						 CN_LD( p->separation ) );
 
 		// speculative (s > 0): the gap may close exactly within this sub-step; overlap beyond the slop
 		// (when correcting) is pushed out softly at a bounded speed; otherwise the contact is rigid:
@@ -175,7 +195,7 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 			is = cnW_select( soft, impulseScale, zero );
 		}
 
-		cnW vn = cnV3W_dot( cnRelativeVelocityW( &A, &B, rA, rB ), n );
+		cnW vn = cnW_add( cnV3W_dot( cnV3W_sub( B.v, A.v ), n ), cnW_sub( cnV3W_dot( B.w, rnB ), cnV3W_dot( A.w, rnA ) ) );
 		cnW old = CN_LD( p->normalImpulse );
 		cnW impulse = cnW_sub( cnW_mul( cnW_mul( cnW_sub( zero, CN_LD( p->normalMass ) ), ms ), cnW_add( vn, velocityBias ) ),
 							   cnW_mul( is, old ) );
@@ -185,7 +205,7 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 		CN_ST( p->maxNormalImpulse, cnW_max( CN_LD( p->maxNormalImpulse ), impulse ) );
 		totalNormal = cnW_add( totalNormal, total );
 		twistMoment = cnW_add( twistMoment, cnW_mul( CN_LD( p->leverArm ), total ) );
-		cnApplyImpulseW( &A, &B, g, lane, CN_ACTIVE( g, j, lane ), rA, rB, cnV3W_scale( impulse, n ) );
+		cnApplyNormalW( &A, &B, g, lane, CN_ACTIVE( g, j, lane ), n, rnA, rnB, impulse );
 	}
 
 	// friction in both passes. (Box3D applies it only when relaxing: here that cut the 20-box

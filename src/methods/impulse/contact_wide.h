@@ -69,6 +69,8 @@ typedef struct cnSolvePass
 	double maxPush;
 	double slop;
 	bool useBias;
+	// visit each manifold's points from the last (odd sub-steps)
+	bool reverse;
 } cnSolvePass;
 
 /// The contact constraints of a step in colours: groups [colorStart[c], colorStart[c + 1]) hold

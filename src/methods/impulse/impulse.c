@@ -142,6 +142,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	double integrateSeconds = 0.0;
 	for ( int step = 0; step < subSteps; ++step )
 	{
+		context.subStep = step;
 		double t0 = cnSeconds();
 		cnIntegrateVelocities( &context );
 		integrateSeconds += cnSeconds() - t0;

@@ -139,6 +139,8 @@ typedef struct cnStepContext
 	cnVec3 gravity;
 	// the contact constraints in colours (contact_wide.h)
 	struct cnContactGraph* graph;
+	// the sub-step being solved: odd ones visit the contacts in reverse order (contact_graph.c)
+	int subStep;
 } cnStepContext;
 
 /// Soft constraint coefficients for a stiffness in Hz, a damping ratio and a time step.
