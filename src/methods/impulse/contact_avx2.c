@@ -69,6 +69,7 @@ static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 #define CN_ST( array, value ) _mm256_storeu_pd( array, value )
 #define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
 #define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
+#define CN_FOUR_LANES
 
 #include "methods/impulse/contact_kernel.h"
 
@@ -127,35 +128,7 @@ static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES]
 	}
 }
 
-static inline void cnGather( const cnBodyState* states, const cnWideGroup* g, int lane, cnBodyW* A, cnBodyW* B )
-{
-	(void)lane;
-	cnLoadBodies( states, g->indexA, A );
-	cnLoadBodies( states, g->indexB, B );
-}
-
-static inline void cnScatter( cnBodyState* states, const cnWideGroup* g, int lane, const cnBodyW* A, const cnBodyW* B )
-{
-	(void)lane;
-	cnStoreBodies( states, g->indexA, g->writeA, A );
-	cnStoreBodies( states, g->indexB, g->writeB, B );
-}
-
-void cnWarmStartGroupsAvx2( cnBodyState* states, cnWideGroup* groups, int begin, int end )
-{
-	for ( int i = begin; i < end; ++i )
-	{
-		cnKernelWarmStart( states, groups + i, 0 );
-	}
-}
-
-void cnSolveGroupsAvx2( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass )
-{
-	for ( int i = begin; i < end; ++i )
-	{
-		cnKernelSolve( states, groups + i, 0, pass );
-	}
-}
+CN_DEFINE_GROUP_LOOPS( cnWarmStartGroupsAvx2, cnSolveGroupsAvx2 )
 
 #else
 

@@ -247,3 +247,42 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 	}
 	cnScatter( states, g, lane, &A, &B );
 }
+
+#if defined( CN_FOUR_LANES )
+// A four-lane path reads and writes the bodies of a whole group at once (cnLoadBodies, cnStoreBodies,
+// defined by the path after it includes this file) and runs the kernel once per group.
+static inline void cnLoadBodies( const cnBodyState* states, const int index[CN_LANES], cnBodyW* X );
+static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES], const int write[CN_LANES],
+								  const cnBodyW* X );
+
+static inline void cnGather( const cnBodyState* states, const cnWideGroup* g, int lane, cnBodyW* A, cnBodyW* B )
+{
+	(void)lane;
+	cnLoadBodies( states, g->indexA, A );
+	cnLoadBodies( states, g->indexB, B );
+}
+
+static inline void cnScatter( cnBodyState* states, const cnWideGroup* g, int lane, const cnBodyW* A, const cnBodyW* B )
+{
+	(void)lane;
+	cnStoreBodies( states, g->indexA, g->writeA, A );
+	cnStoreBodies( states, g->indexB, g->writeB, B );
+}
+
+/// Defines a path's warm start and solve over groups [begin, end) of one colour.
+#define CN_DEFINE_GROUP_LOOPS( warmStartName, solveName )                                                              \
+	void warmStartName( cnBodyState* states, cnWideGroup* groups, int begin, int end )                                 \
+	{                                                                                                                  \
+		for ( int i = begin; i < end; ++i )                                                                            \
+		{                                                                                                              \
+			cnKernelWarmStart( states, groups + i, 0 );                                                                \
+		}                                                                                                              \
+	}                                                                                                                  \
+	void solveName( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass )            \
+	{                                                                                                                  \
+		for ( int i = begin; i < end; ++i )                                                                            \
+		{                                                                                                              \
+			cnKernelSolve( states, groups + i, 0, pass );                                                              \
+		}                                                                                                              \
+	}
+#endif
