@@ -6,7 +6,11 @@
 // - run=2 of two runs, and bad command lines (one method, a repeat, an unknown name, --methods
 //   without --compare, a recording) are refused (400; status 2);
 // - the page (Debian's Chromium) draws both runs' moving bodies as ghosts in two colours, each where
-//   its own run puts it, with a legend and one energy series per method.
+//   its own run puts it, with a legend and one energy series per method;
+// - key G shows the runs in a grid of views instead, one per method, side by side without overlap,
+//   each labelled with its method in its colour; in each view the moving bodies of its run (and only
+//   its run) are drawn where they project (a pixel of the run's colour at each; screenshot
+//   WORK_DIR/compare-grid.png); the button puts the ghosts back.
 import { join } from 'node:path';
 import {
 	check,
@@ -25,6 +29,21 @@ import {
 } from './helpers.mjs';
 
 const [cairn, src, work] = process.argv.slice(2);
+
+// Reads pixels of a PNG screenshot in the page itself (as browser_test.mjs does).
+async function pixels(page, png, points) {
+	return page.evaluate(async ({ b64, points }) => {
+		const image = new Image();
+		image.src = `data:image/png;base64,${b64}`;
+		await image.decode();
+		const canvas = document.createElement('canvas');
+		canvas.width = image.width;
+		canvas.height = image.height;
+		const context = canvas.getContext('2d');
+		context.drawImage(image, 0, 0);
+		return points.map(({ x, y }) => Array.from(context.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3)));
+	}, { b64: png.toString('base64'), points });
+}
 const fall = join(src, 'tests', 'view', 'fall.json');
 const methods = ['impulse', 'lcp'];
 
@@ -126,6 +145,46 @@ async function testPage(expected) {
 		check([0, 1].every((r) => same(shown.ball[r], at(r, ball)) && same(shown.box[r], at(r, box))),
 			'each ghost is where its own run puts it');
 		await page.screenshot({ path: join(work, 'compare.png') });
+
+		// the grid of views: key G, then the button back
+		await page.keyboard.press('g');
+		const grid = await page.evaluate(() => {
+			const v = window.cairnViewer;
+			v.render();
+			return {
+				on: document.getElementById('grid-views').classList.contains('on'),
+				legend: getComputedStyle(document.getElementById('legend')).display === 'none',
+				views: v.gridViews(),
+				points: [0, 1].map((r) => ['ball', 'box'].map((name) => v.projectInGrid(r, name))),
+				frame: v.frame,
+			};
+		});
+		check(grid.on && grid.legend && grid.frame === shown.frame, `key G shows the grid, without the legend, at the same frame (${grid.frame})`);
+		check(grid.views.length === 2 && grid.views.every((view, r) => view.method === methods[r] && view.label &&
+			view.label.text === methods[r] && view.color === shown.runs[r].color),
+		`one view per method, each labelled (${JSON.stringify(grid.views.map((view) => view.label))})`);
+		const inside = (p, rect) => p.x >= rect.x && p.y >= rect.y && p.x + (p.w || 0) <= rect.x + rect.w && p.y + (p.h || 0) <= rect.y + rect.h;
+		check(grid.views.every((view) => inside(view.label, view.rect)), 'each label lies in its own view');
+		const [a, b] = grid.views.map((view) => view.rect);
+		check(a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y, `the views do not overlap (${JSON.stringify([a, b])})`);
+		check(grid.points.every((pair, r) => pair.every((p) => p && p.visible && inside(p, grid.views[r].rect))),
+			`every body projects into its own run's view (${JSON.stringify(grid.points)})`);
+		const gridShot = await page.screenshot({ path: join(work, 'compare-grid.png') });
+		const px = await pixels(page, gridShot, grid.points.flat());
+		// run 0 is red (#ff6b6b), run 1 blue (#4dabf7): each view shows its own run's bodies, lit
+		const red = (c) => c[0] > c[2] + 30 && c[0] > c[1] + 20;
+		const blue = (c) => c[2] > c[0] + 30;
+		check(red(px[0]) && red(px[1]) && blue(px[2]) && blue(px[3]),
+			`each view draws its run's ball and box in the run's colour (${JSON.stringify(px)})`);
+		await page.click('#grid-views');
+		const back = await page.evaluate(() => ({
+			on: document.getElementById('grid-views').classList.contains('on'),
+			legend: getComputedStyle(document.getElementById('legend')).display !== 'none',
+			cells: [...document.querySelectorAll('.grid-view')].filter((e) => !e.hidden).length,
+			ghosts: window.cairnViewer.runs().map((r) => r.ghosts),
+		}));
+		check(!back.on && back.legend && back.cells === 0 && back.ghosts.every((n) => n === 2),
+			`the button puts the overlaid ghosts back (${JSON.stringify(back)})`);
 		check(problems.length === 0, `no page errors (${problems.join('; ')})`);
 		await page.close();
 		await stopViewer(viewer);

@@ -276,11 +276,31 @@ async function start() {
 		return Promise.resolve(false);
 	}
 	fourViews.addEventListener('click', () => toggleEditor());
+
+	// with --compare, a button and key G toggle between the overlaid ghosts and a grid of views, one
+	// per method (compare.js); without it there is one run and nothing to lay out
+	const gridViews = document.createElement('button');
+	gridViews.id = 'grid-views';
+	gridViews.title = 'the methods in a grid of views, one per method (G); again for the overlaid ghosts';
+	gridViews.innerHTML = '<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M1 3h4v4H1zM6 3h4v4H6zM11 3h4v4h-4zM1 9h4v4H1zM6 9h4v4H6zM11 9h4v4h-4z"/></svg>';
+	gridViews.disabled = !compare;
+	fourViews.after(gridViews);
+	function toggleGrid(on = !(compare && compare.grid)) {
+		if (!compare) return false;
+		gridViews.classList.toggle('on', Boolean(on));
+		return compare.setGrid(on);
+	}
+	gridViews.addEventListener('click', () => toggleGrid());
+
 	window.addEventListener('keydown', (e) => {
 		if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
 		if (e.key === 'v' && !e.ctrlKey && !e.metaKey && !e.altKey && !fourViews.disabled) {
 			e.preventDefault();
 			toggleEditor();
+		}
+		if (e.key === 'g' && !e.ctrlKey && !e.metaKey && !e.altKey && !gridViews.disabled) {
+			e.preventDefault();
+			toggleGrid();
 		}
 	});
 
@@ -367,6 +387,12 @@ async function start() {
 		/** With --compare: per run its method, colour, frames loaded and ghosts shown (compare.js). */
 		runs: () => (compare ? compare.describe() : [{ method: runs[0].method, loaded: store.loaded, complete: store.complete }]),
 		ghostPosition: (run, name) => (compare ? compare.ghostPosition(run, name) : null),
+		/** With --compare: shows the grid of views (true), the ghosts (false) or toggles (no argument); returns whether the grid is shown. */
+		grid: (on) => toggleGrid(on),
+		/** Per view of the grid: method, colour, rectangle and label in page pixels (null label: hidden). */
+		gridViews: () => (compare ? compare.describeGrid() : []),
+		/** Where run r's ghost of a body is drawn in its view of the grid (page pixels). */
+		projectInGrid: (run, name) => (compare ? compare.projectInGrid(run, name) : null),
 		get loadedEverywhere() {
 			return compare ? compare.loadedEverywhere : store.loaded;
 		},

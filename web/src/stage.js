@@ -149,6 +149,8 @@ export class Stage {
 
 	render() {
 		this.dirty = false;
-		this.renderer.render(this.scene, this.camera);
+		// the grid of --compare (compare.js) draws the scene once per view instead
+		if (this.draw) this.draw(this.renderer, this.scene, this.camera);
+		else this.renderer.render(this.scene, this.camera);
 	}
 }
