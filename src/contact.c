@@ -6,6 +6,7 @@
 #include "error.h"
 #include "island.h"
 #include "lookup.h"
+#include "task.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -92,10 +93,46 @@ static void cnPairFound( int32_t shapeIndexA, int32_t shapeIndexB, void* context
 	cnPairMap_Insert( &world->contactMap, key, index );
 }
 
+typedef struct cnPairTask
+{
+	const cnBroadPhase* broadPhase;
+	cnPairBuffer* buffers;
+} cnPairTask;
+
+static void cnQueryPairsRange( int start, int end, int workerIndex, void* context )
+{
+	cnPairTask* t = context;
+	cnBroadPhase_QueryMoved( t->broadPhase, start, end, t->buffers + workerIndex );
+}
+
+// Moved proxies queried per range of the parallel pass.
+#define CN_QUERY_MIN_RANGE 32
+
 void cnUpdatePairs( cnWorld* world )
 {
-	int n = cnBroadPhase_UpdatePairs( &world->broadPhase, cnPairFound, world );
-	world->stats.pairCount = n;
+	// one pair buffer per worker, kept from step to step
+	int workerCount = cnWorld_WorkerCount( world );
+	if ( world->pairBufferCount < workerCount )
+	{
+		cnPairBuffer* grown = realloc( world->pairBuffers, (size_t)workerCount * sizeof( cnPairBuffer ) );
+		if ( grown == NULL )
+		{
+			// out of memory: the serial update needs no buffers of the world's
+			world->stats.pairCount = cnBroadPhase_UpdatePairs( &world->broadPhase, cnPairFound, world );
+			return;
+		}
+		memset( grown + world->pairBufferCount, 0, (size_t)( workerCount - world->pairBufferCount ) * sizeof( cnPairBuffer ) );
+		world->pairBuffers = grown;
+		world->pairBufferCount = workerCount;
+	}
+
+	// the moved proxies' tree queries in parallel (they only read the trees), then the pairs sorted
+	// and turned into contacts serially: the pairs are a sorted set, the same however the queries
+	// were split
+	cnPairTask task = { &world->broadPhase, world->pairBuffers };
+	cnParallelFor( world, cnBroadPhase_GetMoveCount( &world->broadPhase ), CN_QUERY_MIN_RANGE, cnQueryPairsRange, &task );
+	world->stats.pairCount =
+		cnBroadPhase_ReportPairs( &world->broadPhase, world->pairBuffers, world->pairBufferCount, cnPairFound, world );
 }
 
 void cnDestroyContact( cnWorld* world, int contactIndex )
@@ -243,12 +280,95 @@ static void cnCollideManyContact( cnContact* c, const cnGeometry* a, cnTransform
 	}
 }
 
+// New manifolds of one contact (at least one of its bodies awake, fat boxes overlapping) at the
+// bodies' current poses, impulses carried over. Reads only the two bodies and shapes and writes only
+// the contact, so contacts can be collided in any order and on any thread.
+static void cnUpdateManifolds( const cnWorld* world, cnContact* c, double timeStep )
+{
+	const cnBody* ba = world->bodies + c->bodyA;
+	const cnBody* bb = world->bodies + c->bodyB;
+	const cnShape* sa = world->shapes + c->shapeA;
+	const cnShape* sb = world->shapes + c->shapeB;
+
+	// speculative margin: how far the surfaces can approach during this step
+	cnVec3 dv = cnSub( bb->v, ba->v );
+	double approach = cnLength( dv ) + cnLength( ba->w ) * ba->maxExtent + cnLength( bb->w ) * bb->maxExtent;
+	double margin = world->def.speculativeDistance + timeStep * approach;
+	margin = margin < CN_MAX_SPECULATIVE ? margin : CN_MAX_SPECULATIVE;
+
+	cnTransform xfA = cnShapeWorldTransform( ba, sa );
+	cnTransform xfB = cnShapeWorldTransform( bb, sb );
+	bool many = ( sa->geom.type == cnShape_polygon && sb->geom.type == cnShape_polygon ) ||
+				cnIsManifoldSource( sa->geom.type ) || cnIsManifoldSource( sb->geom.type );
+	if ( many )
+	{
+		cnCollideManyContact( c, &sa->geom, xfA, &sb->geom, xfB, margin, ba, bb );
+	}
+	else
+	{
+		// one manifold: the common case, kept free of the multi-manifold bookkeeping
+		cnManifold old = c->manifold;
+		const cnManifold* oldList[1] = { &old };
+		cnCollide( &sa->geom, xfA, &sb->geom, xfB, margin, &c->manifold );
+		c->manifoldCount = c->manifold.pointCount > 0 ? 1 : 0;
+		cnCarryImpulses( oldList, 1, &c->manifold, 1, ba, bb );
+	}
+}
+
+// True when the contact's fat boxes still overlap (else the pair is gone until the broad phase
+// finds it again).
+static bool cnFatBoxesOverlap( const cnWorld* world, const cnContact* c )
+{
+	return cnAABB_Overlaps( world->shapes[c->shapeA].fatAABB, world->shapes[c->shapeB].fatAABB );
+}
+
+typedef struct cnCollideTask
+{
+	const cnWorld* world;
+	cnContact* contacts;
+	double timeStep;
+	// per contact: 1 when the parallel pass made its manifolds
+	uint8_t* collided;
+} cnCollideTask;
+
+static void cnCollideRange( int start, int end, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	cnCollideTask* t = context;
+	const cnWorld* world = t->world;
+	for ( int i = start; i < end; ++i )
+	{
+		cnContact* c = t->contacts + i;
+		const cnBody* ba = world->bodies + c->bodyA;
+		const cnBody* bb = world->bodies + c->bodyB;
+		bool collide = ( ba->awake || bb->awake ) && cnFatBoxesOverlap( world, c );
+		if ( collide )
+		{
+			cnUpdateManifolds( world, c, t->timeStep );
+		}
+		t->collided[i] = collide ? 1 : 0;
+	}
+}
+
+// Contacts collided per range of the parallel pass: enough that a range outweighs waking a worker.
+#define CN_COLLIDE_MIN_RANGE 16
+
 void cnCollideContacts( cnWorld* world, double timeStep )
 {
-	const double speculative = world->def.speculativeDistance;
 	int touching = 0;
 	int points = 0;
 
+	// The manifolds of every contact with an awake body, in parallel: each contact's new manifolds
+	// depend only on its two bodies, which this stage does not move.
+	int contactCount = world->contactCount;
+	uint8_t* collided = contactCount > 0 ? cnArena_Alloc( &world->arena, (size_t)contactCount ) : NULL;
+	cnCollideTask task = { world, world->contacts, timeStep, collided };
+	cnParallelFor( world, contactCount, CN_COLLIDE_MIN_RANGE, cnCollideRange, &task );
+
+	// Then, serially in contact order, what changes shared state: contacts that separated go, touch
+	// begins and ends become events, touching bodies wake sleeping ones. A contact between two bodies
+	// that were asleep when the parallel pass ran but that an earlier contact of this pass woke is
+	// collided here, as a serial loop would have: the result is the same for any worker count.
 	int i = 0;
 	while ( i < world->contactCount )
 	{
@@ -268,37 +388,17 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 			continue;
 		}
 
-		const cnShape* sa = world->shapes + c->shapeA;
-		const cnShape* sb = world->shapes + c->shapeB;
-		if ( cnAABB_Overlaps( sa->fatAABB, sb->fatAABB ) == false )
+		if ( collided[i] == 0 )
 		{
-			// the fat boxes separated: this pair is gone until the broad phase finds it again
-			cnDestroyContact( world, i );
-			continue;
-		}
-
-		// speculative margin: how far the surfaces can approach during this step
-		cnVec3 dv = cnSub( bb->v, ba->v );
-		double approach = cnLength( dv ) + cnLength( ba->w ) * ba->maxExtent + cnLength( bb->w ) * bb->maxExtent;
-		double margin = speculative + timeStep * approach;
-		margin = margin < CN_MAX_SPECULATIVE ? margin : CN_MAX_SPECULATIVE;
-
-		cnTransform xfA = cnShapeWorldTransform( ba, sa );
-		cnTransform xfB = cnShapeWorldTransform( bb, sb );
-		bool many = ( sa->geom.type == cnShape_polygon && sb->geom.type == cnShape_polygon ) ||
-					cnIsManifoldSource( sa->geom.type ) || cnIsManifoldSource( sb->geom.type );
-		if ( many )
-		{
-			cnCollideManyContact( c, &sa->geom, xfA, &sb->geom, xfB, margin, ba, bb );
-		}
-		else
-		{
-			// one manifold: the common case, kept free of the multi-manifold bookkeeping
-			cnManifold old = c->manifold;
-			const cnManifold* oldList[1] = { &old };
-			cnCollide( &sa->geom, xfA, &sb->geom, xfB, margin, &c->manifold );
-			c->manifoldCount = c->manifold.pointCount > 0 ? 1 : 0;
-			cnCarryImpulses( oldList, 1, &c->manifold, 1, ba, bb );
+			if ( cnFatBoxesOverlap( world, c ) == false )
+			{
+				// the fat boxes separated: the last contact moves into slot i, and its flag with it
+				int last = world->contactCount - 1;
+				collided[i] = collided[last];
+				cnDestroyContact( world, i );
+				continue;
+			}
+			cnUpdateManifolds( world, c, timeStep );
 		}
 		const cnManifold* m = &c->manifold;
 

@@ -2,24 +2,36 @@
 // The finish stage shared by every contact method (finalize.h).
 #include "finalize.h"
 
+#include "arena.h"
 #include "shape.h"
+#include "task.h"
 #include "world.h"
 
-void cnFinalizeBodies( cnWorld* world, double timeStep )
+typedef struct cnFinalizeTask
 {
+	cnWorld* world;
+	double timeStep;
+	// per shape: 1 when its fat box moved (cnComputeBodyShapeBoxes)
+	uint8_t* moved;
+} cnFinalizeTask;
+
+// Bodies [start, end): each touches only itself and its own shapes.
+static void cnFinalizeRange( int start, int end, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	cnFinalizeTask* t = context;
+	cnWorld* world = t->world;
 	double linearThreshold = world->def.sleepLinearThreshold;
 	double angularThreshold = world->def.sleepAngularThreshold;
 	bool enableSleep = world->def.enableSleep;
-	int awake = 0;
-
-	for ( int i = 0; i < world->bodyCount; ++i )
+	double timeStep = t->timeStep;
+	for ( int i = start; i < end; ++i )
 	{
 		cnBody* body = world->bodies + i;
 		if ( body->alive == false || body->type == cnBody_static || body->awake == false )
 		{
 			continue;
 		}
-		awake += 1;
 
 		// the forces of cnBody_ApplyForce and of the force table last one step
 		body->force = cnVec3_zero;
@@ -40,7 +52,32 @@ void cnFinalizeBodies( cnWorld* world, double timeStep )
 		}
 
 		// shape boxes at the new pose, fat boxes swept over the next step's expected motion
-		cnUpdateBodyShapes( world, body, cnMulSV( timeStep, body->v ) );
+		cnComputeBodyShapeBoxes( world, body, cnMulSV( timeStep, body->v ), t->moved );
+	}
+}
+
+// Bodies per range of the parallel pass.
+#define CN_FINALIZE_MIN_RANGE 64
+
+void cnFinalizeBodies( cnWorld* world, double timeStep )
+{
+	// per body in parallel: forces, sleep timers, boxes
+	uint8_t* moved = world->shapeCount > 0 ? cnArena_Alloc( &world->arena, (size_t)world->shapeCount ) : NULL;
+	cnFinalizeTask task = { world, timeStep, moved };
+	cnParallelFor( world, world->bodyCount, CN_FINALIZE_MIN_RANGE, cnFinalizeRange, &task );
+
+	// then the broad-phase tree, serially in body order (the tree's shape depends on the order of
+	// its moves, and the next broad phase on the tree's shape)
+	int awake = 0;
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		const cnBody* body = world->bodies + i;
+		if ( body->alive == false || body->type == cnBody_static || body->awake == false )
+		{
+			continue;
+		}
+		awake += 1;
+		cnMoveBodyProxies( world, body, moved );
 	}
 	world->stats.awakeBodyCount = awake;
 }

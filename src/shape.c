@@ -361,26 +361,56 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	return id;
 }
 
+// A shape's box at its body's pose, and its fat box swept over sweep; true when the swept box left the
+// fat box, which then grows around it (its proxy must move).
+static bool cnComputeShapeBoxes( const cnBody* body, cnShape* s, cnVec3 sweep )
+{
+	cnTransform xf = cnShapeWorldTransform( body, s );
+	cnAABB box = cnComputeShapeAABB( &s->geom, xf );
+	s->aabb = box;
+
+	// the box swept over the expected motion of the next step, so the broad phase finds pairs
+	// before they touch (speculative contact needs the pair to exist)
+	cnAABB swept = box;
+	swept.lower = cnAdd( swept.lower, cnMin( sweep, cnVec3_zero ) );
+	swept.upper = cnAdd( swept.upper, cnMax( sweep, cnVec3_zero ) );
+	if ( cnAABB_Contains( s->fatAABB, swept ) )
+	{
+		return false;
+	}
+	double margin = body->type == cnBody_static ? 0.0 : CN_AABB_MARGIN;
+	s->fatAABB.lower = cnSub( swept.lower, cnV3( margin, margin, margin ) );
+	s->fatAABB.upper = cnAdd( swept.upper, cnV3( margin, margin, margin ) );
+	return true;
+}
+
 void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep )
 {
 	for ( int i = body->firstShape; i >= 0; i = world->shapes[i].nextShape )
 	{
 		cnShape* s = world->shapes + i;
-		cnTransform xf = cnShapeWorldTransform( body, s );
-		cnAABB box = cnComputeShapeAABB( &s->geom, xf );
-		s->aabb = box;
-
-		// the box swept over the expected motion of the next step, so the broad phase finds pairs
-		// before they touch (speculative contact needs the pair to exist)
-		cnAABB swept = box;
-		swept.lower = cnAdd( swept.lower, cnMin( sweep, cnVec3_zero ) );
-		swept.upper = cnAdd( swept.upper, cnMax( sweep, cnVec3_zero ) );
-
-		if ( cnAABB_Contains( s->fatAABB, swept ) == false )
+		if ( cnComputeShapeBoxes( body, s, sweep ) )
 		{
-			double margin = body->type == cnBody_static ? 0.0 : CN_AABB_MARGIN;
-			s->fatAABB.lower = cnSub( swept.lower, cnV3( margin, margin, margin ) );
-			s->fatAABB.upper = cnAdd( swept.upper, cnV3( margin, margin, margin ) );
+			cnBroadPhase_MoveProxy( &world->broadPhase, s->proxyKey, s->fatAABB );
+		}
+	}
+}
+
+void cnComputeBodyShapeBoxes( cnWorld* world, const cnBody* body, cnVec3 sweep, uint8_t* moved )
+{
+	for ( int i = body->firstShape; i >= 0; i = world->shapes[i].nextShape )
+	{
+		moved[i] = cnComputeShapeBoxes( body, world->shapes + i, sweep ) ? 1 : 0;
+	}
+}
+
+void cnMoveBodyProxies( cnWorld* world, const cnBody* body, const uint8_t* moved )
+{
+	for ( int i = body->firstShape; i >= 0; i = world->shapes[i].nextShape )
+	{
+		if ( moved[i] )
+		{
+			const cnShape* s = world->shapes + i;
 			cnBroadPhase_MoveProxy( &world->broadPhase, s->proxyKey, s->fatAABB );
 		}
 	}

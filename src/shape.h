@@ -43,5 +43,13 @@ void cnFreeGeometry( cnGeometry* g );
 /// sweep is the expected motion over the next step (it widens the fat box).
 void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep );
 
+/// The first half of cnUpdateBodyShapes, which writes only the body's own shapes (so bodies can be
+/// done in parallel): new boxes, and new fat boxes where a box left its fat box, marked
+/// moved[shapeIndex] = 1 (else 0).
+void cnComputeBodyShapeBoxes( cnWorld* world, const cnBody* body, cnVec3 sweep, uint8_t* moved );
+
+/// The second half, serial (it changes the broad-phase tree): moves the proxies marked in moved.
+void cnMoveBodyProxies( cnWorld* world, const cnBody* body, const uint8_t* moved );
+
 /// Releases a shape's slot, proxy and geometry (its contacts and its body's list are the caller's).
 void cnFreeShape( cnWorld* world, int shapeIndex );

@@ -3,11 +3,11 @@
 // is worker 0; a world of N workers starts N - 1 threads when it is created (or none, when the
 // embedding program brings its own scheduler through cnWorldDef.enqueueTask and finishTask).
 //
-// One loop runs at a time. The caller publishes it by bumping the pool's generation; every thread
-// then takes ranges from a shared counter until none are left and checks out, and the last one
-// wakes the caller. Between loops a thread spins for a short while (the step's loops come in quick
-// succession) and then sleeps on a condition variable, so an idle world costs no CPU: the machines
-// Cairn runs on are often shared, with fewer cores than workers.
+// One loop runs at a time. The caller publishes it by bumping the pool's generation; the caller and
+// every thread that is awake take ranges from a shared counter until none are left, and the one that
+// finishes the last range wakes the caller. Between loops a thread spins for a short while (the
+// step's loops come in quick succession) and then sleeps on a condition variable, so an idle world
+// costs no CPU: the machines Cairn runs on are often shared, with fewer cores than workers.
 #define _POSIX_C_SOURCE 200809L
 
 #include "task.h"
@@ -35,6 +35,15 @@ typedef struct cnTaskThread
 	int workerIndex;
 } cnTaskThread;
 
+// One parallel loop. The pool keeps the current one; a thread copies it under the mutex.
+typedef struct cnTaskJob
+{
+	cnTaskFn* fn;
+	void* context;
+	int itemCount;
+	int rangeCount;
+} cnTaskJob;
+
 struct cnTaskPool
 {
 	int threadCount;
@@ -43,22 +52,24 @@ struct cnTaskPool
 	pthread_mutex_t mutex;
 	// threads wait here for the next loop (or quit)
 	pthread_cond_t wake;
-	// the caller waits here for the last thread of a loop
+	// the caller waits here for the last range of a loop
 	pthread_cond_t done;
 
-	// the current loop: written by the caller before it bumps the generation, read-only until every
-	// thread has checked out of it
-	cnTaskFn* fn;
-	void* context;
-	int itemCount;
-	int rangeCount;
-
-	atomic_int nextRange;
-	// threads that have not yet checked out of the current loop
-	atomic_int busy;
-	atomic_uint generation;
+	// the current loop, written under the mutex before the generation changes
+	cnTaskJob job;
+	// the loop's generation (high 32 bits) and its next unclaimed range (low 32 bits): one word, so
+	// a thread that wakes late, after its loop ended and the next one began, can never take a range
+	// of the new loop with the old loop's function (its claim names the generation it copied)
+	_Atomic uint64_t state;
+	// ranges of the current loop that have finished
+	atomic_int finished;
 	atomic_bool quit;
 };
+
+static inline uint32_t cnGeneration( uint64_t state )
+{
+	return (uint32_t)( state >> 32 );
+}
 
 static inline void cnPause( void )
 {
@@ -76,19 +87,34 @@ static inline int cnRangeStart( int r, int rangeCount, int itemCount )
 	return (int)( (int64_t)r * itemCount / rangeCount );
 }
 
-// Takes ranges of the current loop until none are left.
-static void cnRunRanges( cnTaskPool* pool, int workerIndex )
+// Claims and runs ranges of the loop of this generation until none are left or another loop began.
+// The thread that finishes the last range wakes the caller.
+static void cnRunRanges( cnTaskPool* pool, uint32_t generation, const cnTaskJob* job, int workerIndex )
 {
+	uint64_t state = atomic_load( &pool->state );
 	for ( ;; )
 	{
-		int r = atomic_fetch_add( &pool->nextRange, 1 );
-		if ( r >= pool->rangeCount )
+		if ( cnGeneration( state ) != generation || (int)( state & 0xffffffffu ) >= job->rangeCount )
 		{
 			return;
 		}
-		int start = cnRangeStart( r, pool->rangeCount, pool->itemCount );
-		int end = cnRangeStart( r + 1, pool->rangeCount, pool->itemCount );
-		pool->fn( start, end, workerIndex, pool->context );
+		if ( atomic_compare_exchange_weak( &pool->state, &state, state + 1 ) == false )
+		{
+			// another worker claimed it (state now holds the current value)
+			continue;
+		}
+		int r = (int)( state & 0xffffffffu );
+		int start = cnRangeStart( r, job->rangeCount, job->itemCount );
+		int end = cnRangeStart( r + 1, job->rangeCount, job->itemCount );
+		job->fn( start, end, workerIndex, job->context );
+		if ( atomic_fetch_add( &pool->finished, 1 ) + 1 == job->rangeCount && workerIndex != 0 )
+		{
+			// under the mutex, so the wake cannot fall between the caller's check and its wait
+			pthread_mutex_lock( &pool->mutex );
+			pthread_cond_broadcast( &pool->done );
+			pthread_mutex_unlock( &pool->mutex );
+		}
+		state = atomic_load( &pool->state );
 	}
 }
 
@@ -96,41 +122,30 @@ static void* cnWorkerMain( void* argument )
 {
 	cnTaskThread* self = argument;
 	cnTaskPool* pool = self->pool;
-	unsigned seen = 0;
+	uint32_t seen = 0;
 	for ( ;; )
 	{
 		// wait for a new generation: spin a little, then sleep
-		unsigned generation = atomic_load( &pool->generation );
-		for ( int spin = 0; generation == seen && spin < CN_SPIN_COUNT && atomic_load( &pool->quit ) == false; ++spin )
+		for ( int spin = 0; spin < CN_SPIN_COUNT && cnGeneration( atomic_load( &pool->state ) ) == seen &&
+							atomic_load( &pool->quit ) == false;
+			  ++spin )
 		{
 			cnPause();
-			generation = atomic_load( &pool->generation );
 		}
-		if ( generation == seen )
+		pthread_mutex_lock( &pool->mutex );
+		while ( cnGeneration( atomic_load( &pool->state ) ) == seen && atomic_load( &pool->quit ) == false )
 		{
-			pthread_mutex_lock( &pool->mutex );
-			while ( ( generation = atomic_load( &pool->generation ) ) == seen && atomic_load( &pool->quit ) == false )
-			{
-				pthread_cond_wait( &pool->wake, &pool->mutex );
-			}
-			pthread_mutex_unlock( &pool->mutex );
+			pthread_cond_wait( &pool->wake, &pool->mutex );
 		}
+		// the loop and its generation together, under the mutex the caller wrote them under
+		cnTaskJob job = pool->job;
+		seen = cnGeneration( atomic_load( &pool->state ) );
+		pthread_mutex_unlock( &pool->mutex );
 		if ( atomic_load( &pool->quit ) )
 		{
 			return NULL;
 		}
-		seen = generation;
-
-		cnRunRanges( pool, self->workerIndex );
-
-		// check out; the last one wakes the caller (under the mutex, so the wake cannot fall between
-		// the caller's check and its wait)
-		if ( atomic_fetch_sub( &pool->busy, 1 ) == 1 )
-		{
-			pthread_mutex_lock( &pool->mutex );
-			pthread_cond_broadcast( &pool->done );
-			pthread_mutex_unlock( &pool->mutex );
-		}
+		cnRunRanges( pool, seen, &job, self->workerIndex );
 	}
 }
 
@@ -157,9 +172,8 @@ cnTaskPool* cnTaskPool_Create( int workerCount )
 	pthread_mutex_init( &pool->mutex, NULL );
 	pthread_cond_init( &pool->wake, NULL );
 	pthread_cond_init( &pool->done, NULL );
-	atomic_init( &pool->nextRange, 0 );
-	atomic_init( &pool->busy, 0 );
-	atomic_init( &pool->generation, 0u );
+	atomic_init( &pool->state, 0u );
+	atomic_init( &pool->finished, 0 );
 	atomic_init( &pool->quit, false );
 
 	// the threads block every signal: a program's handlers (cairn run's SIGINT) run on its own threads
@@ -213,31 +227,31 @@ void cnTaskPool_Destroy( cnTaskPool* pool )
 	free( pool );
 }
 
-// Runs one loop on the pool's threads and the caller (worker 0).
+// Runs one loop on the pool's threads and the caller (worker 0). The caller waits for the loop's
+// ranges, not for the threads: a thread that has not woken yet (a busy machine with fewer cores than
+// workers) finds nothing left when it does and costs the caller nothing.
 static void cnTaskPool_Run( cnTaskPool* pool, int itemCount, int rangeCount, cnTaskFn* fn, void* context )
 {
-	pool->fn = fn;
-	pool->context = context;
-	pool->itemCount = itemCount;
-	pool->rangeCount = rangeCount;
-	atomic_store( &pool->nextRange, 0 );
-	atomic_store( &pool->busy, pool->threadCount );
+	cnTaskJob job = { fn, context, itemCount, rangeCount };
 	pthread_mutex_lock( &pool->mutex );
-	atomic_fetch_add( &pool->generation, 1u );
+	pool->job = job;
+	atomic_store( &pool->finished, 0 );
+	uint32_t generation = cnGeneration( atomic_load( &pool->state ) ) + 1u;
+	atomic_store( &pool->state, (uint64_t)generation << 32 );
 	pthread_cond_broadcast( &pool->wake );
 	pthread_mutex_unlock( &pool->mutex );
 
-	cnRunRanges( pool, 0 );
+	cnRunRanges( pool, generation, &job, 0 );
 
-	// wait for the threads to check out: spin a little, then sleep
-	for ( int spin = 0; atomic_load( &pool->busy ) != 0 && spin < CN_SPIN_COUNT; ++spin )
+	// wait for the ranges other workers took: spin a little, then sleep
+	for ( int spin = 0; atomic_load( &pool->finished ) != rangeCount && spin < CN_SPIN_COUNT; ++spin )
 	{
 		cnPause();
 	}
-	if ( atomic_load( &pool->busy ) != 0 )
+	if ( atomic_load( &pool->finished ) != rangeCount )
 	{
 		pthread_mutex_lock( &pool->mutex );
-		while ( atomic_load( &pool->busy ) != 0 )
+		while ( atomic_load( &pool->finished ) != rangeCount )
 		{
 			pthread_cond_wait( &pool->done, &pool->mutex );
 		}

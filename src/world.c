@@ -154,6 +154,11 @@ void cnDestroyWorld( cnWorld* world )
 	cnPairMap_Destroy( &world->contactMap );
 	cnPairMap_Destroy( &world->disabledPairs );
 	cnBroadPhase_Destroy( &world->broadPhase );
+	for ( int i = 0; i < world->pairBufferCount; ++i )
+	{
+		cnPairBuffer_Destroy( world->pairBuffers + i );
+	}
+	free( world->pairBuffers );
 	cnArena_Destroy( &world->arena );
 	free( world->methodState );
 	cnTaskPool_Destroy( world->taskPool );

@@ -82,6 +82,9 @@ struct cnWorld
 	int sleepIslandCount;
 
 	cnBroadPhase broadPhase;
+	// the broad phase's pairs found per worker (contact.c), pairBufferCount of them
+	cnPairBuffer* pairBuffers;
+	int pairBufferCount;
 	cnArena arena;
 	// the world's own threads (task.c): def.workerCount - 1 of them; NULL with one worker or a user
 	// scheduler (def.enqueueTask)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Threads (src/task.h): cnParallelFor covers every item once in ranges of at least minRange on
 // workers below the worker count, through the world's own threads and through a user scheduler;
-// the worker settings are checked; and a world steps to the same bits on 1, 2 and 4 workers and
+// the worker settings are checked; the broad phase's queries split over buffers report the serial
+// update's pairs; and a world steps to the same bits on 1, 2 and 4 workers and
 // with a user scheduler, for a stack, a pile of mixed shapes, jointed ragdolls, meshes and hulls,
 // also across a snapshot taken on one worker count and continued on another.
 #include "cairn/cairn.h"
 #include "cairn/scene.h"
+#include "collision/broad_phase.h"
 #include "task.h"
 #include "test.h"
 
@@ -223,6 +225,72 @@ static void workerSettingsAreChecked( void )
 }
 
 // ---------------------------------------------------------------------------------------------
+// the broad phase's update in two halves: any split of the queries over buffers reports the pairs
+// of the serial update
+
+typedef struct PairList
+{
+	int count;
+	uint64_t pairs[4096];
+} PairList;
+
+static void collectPair( int32_t a, int32_t b, void* context )
+{
+	PairList* list = context;
+	if ( list->count < 4096 )
+	{
+		list->pairs[list->count++] = ( (uint64_t)(uint32_t)a << 32 ) | (uint32_t)b;
+	}
+}
+
+// 300 boxes on a jittered grid, a fifth of them static; every one buffered as created.
+static void fillBroadPhase( cnBroadPhase* bp )
+{
+	cnBroadPhase_Create( bp );
+	for ( int i = 0; i < 300; ++i )
+	{
+		double x = 0.7 * ( i % 10 ) + 0.05 * ( ( i * 7 ) % 5 ), y = 0.7 * ( ( i / 10 ) % 6 ), z = 0.9 * ( i / 60 );
+		cnAABB box = { cnV3( x, y, z ), cnV3( x + 0.8, y + 0.75, z + 1.0 ) };
+		cnBroadPhase_CreateProxy( bp, box, i, i % 5 == 0 );
+	}
+}
+
+static void brokenUpQueriesReportTheSamePairs( void )
+{
+	static PairList serial, split;
+	cnBroadPhase bp;
+	fillBroadPhase( &bp );
+	serial.count = 0;
+	int n = cnBroadPhase_UpdatePairs( &bp, collectPair, &serial );
+	CHECK( n == serial.count && n > 300 );
+	cnBroadPhase_Destroy( &bp );
+
+	const int splits[] = { 1, 2, 3, 7, 64 };
+	for ( int k = 0; k < 5; ++k )
+	{
+		fillBroadPhase( &bp );
+		cnPairBuffer buffers[64] = { { 0 } };
+		int moves = cnBroadPhase_GetMoveCount( &bp );
+		// ranges taken last first, range r into buffer (r * 5) % splits (uneven, out of order)
+		for ( int r = splits[k] - 1; r >= 0; --r )
+		{
+			int start = r * moves / splits[k], end = ( r + 1 ) * moves / splits[k];
+			cnBroadPhase_QueryMoved( &bp, start, end, buffers + ( r * 5 ) % splits[k] );
+		}
+		split.count = 0;
+		CHECK( cnBroadPhase_ReportPairs( &bp, buffers, splits[k], collectPair, &split ) == n );
+		CHECK( split.count == serial.count &&
+			   memcmp( split.pairs, serial.pairs, (size_t)serial.count * sizeof( uint64_t ) ) == 0 );
+		CHECK( cnBroadPhase_GetMoveCount( &bp ) == 0 && buffers[0].count == 0 );
+		for ( int b = 0; b < 64; ++b )
+		{
+			cnPairBuffer_Destroy( buffers + b );
+		}
+		cnBroadPhase_Destroy( &bp );
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
 // the same bits on any worker count
 
 // A stack of boxes in a pyramid of `levels` rows on a plane.
@@ -390,6 +458,7 @@ int main( void )
 	RUN_TEST( parallelForRunsSmallLoopsInline );
 	RUN_TEST( parallelForUsesUserScheduler );
 	RUN_TEST( workerSettingsAreChecked );
+	RUN_TEST( brokenUpQueriesReportTheSamePairs );
 	RUN_TEST( builtWorldsGiveTheSameBits );
 	RUN_TEST( scenesGiveTheSameBits );
 	RUN_TEST( snapshotsContinueOnAnyWorkerCount );

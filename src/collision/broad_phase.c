@@ -161,7 +161,8 @@ const cnDynamicTree* cnBroadPhase_GetTree( const cnBroadPhase* bp, cnProxyType t
 // State of the query of one buffered proxy.
 typedef struct cnPairQueryContext
 {
-	cnBroadPhase* bp;
+	const cnBroadPhase* bp;
+	cnPairBuffer* out;
 	int32_t queryKey;
 	int32_t queryShape;
 	// tree being queried
@@ -171,7 +172,7 @@ typedef struct cnPairQueryContext
 static bool cnPairQueryCallback( int32_t proxyId, uint64_t userData, void* context )
 {
 	cnPairQueryContext* q = context;
-	cnBroadPhase* bp = q->bp;
+	const cnBroadPhase* bp = q->bp;
 	int32_t proxyKey = CN_PROXY_KEY( proxyId, (int32_t)q->treeType );
 	if ( proxyKey == q->queryKey )
 	{
@@ -187,13 +188,14 @@ static bool cnPairQueryCallback( int32_t proxyId, uint64_t userData, void* conte
 		return true;
 	}
 
-	void* data = bp->pairs;
-	if ( cnReserve( &data, &bp->pairCapacity, bp->pairCount + 1, sizeof( uint64_t ), 64 ) == false )
+	cnPairBuffer* out = q->out;
+	void* data = out->pairs;
+	if ( cnReserve( &data, &out->capacity, out->count + 1, sizeof( uint64_t ), 64 ) == false )
 	{
 		// out of memory: stop this query, the pairs found so far are still reported
 		return false;
 	}
-	bp->pairs = data;
+	out->pairs = data;
 
 	uint32_t a = (uint32_t)q->queryShape;
 	uint32_t b = (uint32_t)userData;
@@ -203,25 +205,28 @@ static bool cnPairQueryCallback( int32_t proxyId, uint64_t userData, void* conte
 		return true;
 	}
 	uint64_t pair = a < b ? ( ( (uint64_t)a << 32 ) | b ) : ( ( (uint64_t)b << 32 ) | a );
-	bp->pairs[bp->pairCount++] = pair;
+	out->pairs[out->count++] = pair;
 	return true;
 }
 
 // Sorting the packed keys sorts by shape A, then shape B.
 static int cnComparePairs( const void* a, const void* b )
 {
-	uint64_t x = *(const uint64_t*)a;
-	uint64_t y = *(const uint64_t*)b;
-	return ( x > y ) - ( x < y );
+	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+	return x < y ? -1 : ( x > y ? 1 : 0 );
 }
 
-int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context )
+int cnBroadPhase_GetMoveCount( const cnBroadPhase* bp )
 {
-	bp->pairCount = 0;
+	return bp->moveCount;
+}
 
+void cnBroadPhase_QueryMoved( const cnBroadPhase* bp, int start, int end, cnPairBuffer* out )
+{
 	cnPairQueryContext q;
 	q.bp = bp;
-	for ( int i = 0; i < bp->moveCount; ++i )
+	q.out = out;
+	for ( int i = start; i < end; ++i )
 	{
 		int32_t key = bp->moveBuffer[i];
 		if ( key == CN_NULL_PROXY )
@@ -244,6 +249,36 @@ int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context )
 		q.treeType = cnProxy_movable;
 		cnDynamicTree_Query( bp->trees + cnProxy_movable, box, cnPairQueryCallback, &q );
 	}
+}
+
+int cnBroadPhase_ReportPairs( cnBroadPhase* bp, cnPairBuffer* buffers, int bufferCount, cnPairFcn* fn, void* context )
+{
+	// gather the buffers (emptied for the next update)
+	int total = 0;
+	for ( int k = 0; k < bufferCount; ++k )
+	{
+		total += buffers[k].count;
+	}
+	void* data = bp->pairs;
+	bp->pairCount = 0;
+	if ( cnReserve( &data, &bp->pairCapacity, total, sizeof( uint64_t ), 64 ) )
+	{
+		bp->pairs = data;
+		for ( int k = 0; k < bufferCount; ++k )
+		{
+			if ( buffers[k].count > 0 )
+			{
+				memcpy( bp->pairs + bp->pairCount, buffers[k].pairs, (size_t)buffers[k].count * sizeof( uint64_t ) );
+				bp->pairCount += buffers[k].count;
+			}
+		}
+	}
+	// (out of memory: no pair this time; the proxies are not re-buffered, as a query stopped for
+	// memory above loses its pairs)
+	for ( int k = 0; k < bufferCount; ++k )
+	{
+		buffers[k].count = 0;
+	}
 
 	// clear the move buffer (after all queries: the duplicate rule above reads it)
 	for ( int i = 0; i < bp->moveCount; ++i )
@@ -256,10 +291,11 @@ int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context )
 	}
 	bp->moveCount = 0;
 
-	// The order the trees produce depends on their shape, i.e. on the history of insertions; the
-	// sort makes the reported order depend only on which pairs overlap. The keys are distinct
-	// except for misuse (two proxies of one shape), so the result does not depend on qsort's
-	// instability; duplicates are dropped anyway so each pair is reported once.
+	// The order the trees produce depends on their shape, i.e. on the history of insertions, and
+	// the order within the buffers on how the queries were split over workers; the sort makes the
+	// reported order depend only on which pairs overlap. The keys are distinct except for misuse
+	// (two proxies of one shape), so the result does not depend on qsort's instability; duplicates
+	// are dropped anyway so each pair is reported once.
 	if ( bp->pairCount > 1 )
 	{
 		qsort( bp->pairs, (size_t)bp->pairCount, sizeof( uint64_t ), cnComparePairs );
@@ -275,5 +311,20 @@ int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context )
 		fn( (int32_t)( pair >> 32 ), (int32_t)( pair & 0xffffffffu ), context );
 		reported += 1;
 	}
+	return reported;
+}
+
+void cnPairBuffer_Destroy( cnPairBuffer* buffer )
+{
+	cnBroadFree( buffer->pairs );
+	memset( buffer, 0, sizeof( cnPairBuffer ) );
+}
+
+int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context )
+{
+	cnPairBuffer found = { 0 };
+	cnBroadPhase_QueryMoved( bp, 0, bp->moveCount, &found );
+	int reported = cnBroadPhase_ReportPairs( bp, &found, 1, fn, context );
+	cnPairBuffer_Destroy( &found );
 	return reported;
 }

@@ -74,3 +74,29 @@ const cnDynamicTree* cnBroadPhase_GetTree( const cnBroadPhase* bp, cnProxyType t
 /// update, each pair once, sorted by shape A then shape B, never static with static; then clears the
 /// move buffer. Returns the number of pairs reported.
 int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context );
+
+// The same update in two halves, so the queries can run on several threads (contact.c): queries of
+// ranges of the move buffer into one pair buffer per worker, then one serial report.
+
+/// Pairs found by the queries of one worker (packed as in cnBroadPhase.pairs).
+typedef struct cnPairBuffer
+{
+	uint64_t* pairs;
+	int count;
+	int capacity;
+} cnPairBuffer;
+
+/// Frees a pair buffer's memory.
+void cnPairBuffer_Destroy( cnPairBuffer* buffer );
+
+/// Entries in the move buffer: the items of cnBroadPhase_QueryMoved.
+int cnBroadPhase_GetMoveCount( const cnBroadPhase* bp );
+
+/// Queries the trees for the move buffer's entries [start, end), appending the pairs found to out.
+/// Reads the broad phase only, so ranges can be queried at once on several threads.
+void cnBroadPhase_QueryMoved( const cnBroadPhase* bp, int start, int end, cnPairBuffer* out );
+
+/// Reports the pairs of the buffers (emptied) as cnBroadPhase_UpdatePairs does, sorted, each once,
+/// and clears the move buffer; how the queries were split over the buffers does not matter.
+int cnBroadPhase_ReportPairs( cnBroadPhase* bp, cnPairBuffer* buffers, int bufferCount, cnPairFcn* fn,
+							  void* context );
