@@ -322,32 +322,72 @@ static bool cnFatBoxesOverlap( const cnWorld* world, const cnContact* c )
 	return cnAABB_Overlaps( world->shapes[c->shapeA].fatAABB, world->shapes[c->shapeB].fatAABB );
 }
 
+// What the parallel pass left for the serial pass to do with a contact.
+enum
+{
+	// not collided (its bodies asleep, or its fat boxes apart): the serial pass decides
+	cnCollide_pending = 0,
+	// collided, and its touch began or ended or it wakes a body: the serial pass does that
+	cnCollide_changed = 1,
+	// collided, nothing changed: done, counted in the worker's totals
+	cnCollide_done = 2,
+};
+
 typedef struct cnCollideTask
 {
 	const cnWorld* world;
 	cnContact* contacts;
 	double timeStep;
-	// per contact: 1 when the parallel pass made its manifolds
-	uint8_t* collided;
+	// per contact, what is left (cnCollide_pending, ...)
+	uint8_t* state;
+	// per worker: touching manifolds and points of the contacts it finished (integers: the sums are
+	// exact in any grouping)
+	int touching[CN_MAX_WORKERS];
+	int points[CN_MAX_WORKERS];
 } cnCollideTask;
 
 static void cnCollideRange( int start, int end, int workerIndex, void* context )
 {
-	(void)workerIndex;
 	cnCollideTask* t = context;
 	const cnWorld* world = t->world;
+	int touching = 0, points = 0;
 	for ( int i = start; i < end; ++i )
 	{
 		cnContact* c = t->contacts + i;
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
-		bool collide = ( ba->awake || bb->awake ) && cnFatBoxesOverlap( world, c );
-		if ( collide )
+		if ( ( ba->awake == false && bb->awake == false ) || cnFatBoxesOverlap( world, c ) == false )
 		{
-			cnUpdateManifolds( world, c, t->timeStep );
+			t->state[i] = cnCollide_pending;
+			continue;
 		}
-		t->collided[i] = collide ? 1 : 0;
+		cnUpdateManifolds( world, c, t->timeStep );
+
+		// a touch that begins or ends, or a sleeping body to wake, is for the serial pass (events
+		// and islands are shared); what a contact does alone is done here
+		bool touchingNow = c->manifold.pointCount > 0;
+		bool wasTouching = ( c->flags & cnContact_touching ) != 0;
+		bool wakes = touchingNow && ( ( ba->awake == false && ba->type == cnBody_dynamic ) ||
+									  ( bb->awake == false && bb->type == cnBody_dynamic ) );
+		if ( touchingNow != wasTouching || wakes )
+		{
+			t->state[i] = cnCollide_changed;
+			continue;
+		}
+		if ( touchingNow )
+		{
+			cnMeasureApproach( world, c );
+			touching += c->manifoldCount;
+			points += cnContactPointCount( c );
+		}
+		else
+		{
+			c->approach.speed = 0.0;
+		}
+		t->state[i] = cnCollide_done;
 	}
+	t->touching[workerIndex] += touching;
+	t->points[workerIndex] += points;
 }
 
 // Contacts collided per range of the parallel pass: enough that a range outweighs waking a worker.
@@ -355,15 +395,24 @@ static void cnCollideRange( int start, int end, int workerIndex, void* context )
 
 void cnCollideContacts( cnWorld* world, double timeStep )
 {
-	int touching = 0;
-	int points = 0;
-
 	// The manifolds of every contact with an awake body, in parallel: each contact's new manifolds
 	// depend only on its two bodies, which this stage does not move.
 	int contactCount = world->contactCount;
-	uint8_t* collided = contactCount > 0 ? cnArena_Alloc( &world->arena, (size_t)contactCount ) : NULL;
-	cnCollideTask task = { world, world->contacts, timeStep, collided };
-	cnParallelFor( world, contactCount, CN_COLLIDE_MIN_RANGE, cnCollideRange, &task );
+	cnCollideTask* task = cnArena_Alloc( &world->arena, sizeof( cnCollideTask ) );
+	memset( task, 0, sizeof( cnCollideTask ) );
+	task->world = world;
+	task->contacts = world->contacts;
+	task->timeStep = timeStep;
+	task->state = contactCount > 0 ? cnArena_Alloc( &world->arena, (size_t)contactCount ) : NULL;
+	cnParallelFor( world, contactCount, CN_COLLIDE_MIN_RANGE, cnCollideRange, task );
+	uint8_t* state = task->state;
+	int touching = 0;
+	int points = 0;
+	for ( int w = 0; w < CN_MAX_WORKERS; ++w )
+	{
+		touching += task->touching[w];
+		points += task->points[w];
+	}
 
 	// Then, serially in contact order, what changes shared state: contacts that separated go, touch
 	// begins and ends become events, touching bodies wake sleeping ones. A contact between two bodies
@@ -372,6 +421,11 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 	int i = 0;
 	while ( i < world->contactCount )
 	{
+		if ( state[i] == cnCollide_done )
+		{
+			i += 1;
+			continue;
+		}
 		cnContact* c = world->contacts + i;
 		cnBody* ba = world->bodies + c->bodyA;
 		cnBody* bb = world->bodies + c->bodyB;
@@ -388,13 +442,13 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 			continue;
 		}
 
-		if ( collided[i] == 0 )
+		if ( state[i] == cnCollide_pending )
 		{
 			if ( cnFatBoxesOverlap( world, c ) == false )
 			{
-				// the fat boxes separated: the last contact moves into slot i, and its flag with it
+				// the fat boxes separated: the last contact moves into slot i, and its state with it
 				int last = world->contactCount - 1;
-				collided[i] = collided[last];
+				state[i] = state[last];
 				cnDestroyContact( world, i );
 				continue;
 			}

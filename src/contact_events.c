@@ -133,7 +133,7 @@ static double cnApproachSpeed( const cnBody* ba, const cnBody* bb, cnVec3 anchor
 	return -cnDot( n, cnSub( vb, va ) );
 }
 
-void cnMeasureApproach( cnWorld* world, cnContact* c )
+void cnMeasureApproach( const cnWorld* world, cnContact* c )
 {
 	c->approach.speed = 0.0;
 	const cnShape* sa = world->shapes + c->shapeA;

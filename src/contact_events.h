@@ -38,7 +38,7 @@ void cnContactEnded( cnWorld* world, cnContact* contact );
 
 /// Narrow phase: measures the contact's fastest approaching point at the step's start velocities
 /// when either shape asks for hit events (its speed is 0 otherwise).
-void cnMeasureApproach( cnWorld* world, cnContact* contact );
+void cnMeasureApproach( const cnWorld* world, cnContact* contact );
 
 /// After the method: reports a hit for each contact that approached faster than the threshold and
 /// that the method slowed.
