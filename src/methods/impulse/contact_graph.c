@@ -295,6 +295,12 @@ void cnUnpackImpulses( cnStepContext* context )
 	}
 }
 
+// Runs one pass (warm start when pass is NULL) on one lane of a group.
+static inline void cnRunLane( cnBodyState* states, cnWideGroup* g, int lane, const cnSolvePass* pass )
+{
+	pass ? cnSolveLane( states, g, lane, pass ) : cnWarmStartLane( states, g, lane );
+}
+
 // Runs one pass (warm start when pass is NULL) over groups [begin, end) of a colour on the graph's path.
 static void cnRunGroupRange( cnStepContext* context, int begin, int end, const cnSolvePass* pass )
 {
@@ -320,7 +326,7 @@ static void cnRunGroupRange( cnStepContext* context, int begin, int end, const c
 				cnWideGroup* g = graph->groups + i;
 				for ( int lane = 0; lane < g->laneCount; ++lane )
 				{
-					pass ? cnSolveLane( states, g, lane, pass ) : cnWarmStartLane( states, g, lane );
+					cnRunLane( states, g, lane, pass );
 				}
 			}
 			return;
@@ -337,8 +343,7 @@ static void cnRunOverflow( cnStepContext* context, const cnSolvePass* pass, bool
 		cnWideGroup* g = graph->groups + ( reverse ? graph->groupCount - 1 - k : first + k );
 		for ( int m = 0; m < g->laneCount; ++m )
 		{
-			int lane = reverse ? g->laneCount - 1 - m : m;
-			pass ? cnSolveLane( context->states, g, lane, pass ) : cnWarmStartLane( context->states, g, lane );
+			cnRunLane( context->states, g, reverse ? g->laneCount - 1 - m : m, pass );
 		}
 	}
 }
