@@ -273,10 +273,13 @@ void cnBuildContactGraph( cnStepContext* context )
 	cnParallelFor( world, groupCount, 32, cnPackTaskFn, &task );
 }
 
-void cnUnpackImpulses( cnStepContext* context )
+// Copies the impulses of constraints [startIndex, endIndex) out of their lanes.
+static void cnUnpackTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
 	const cnContactGraph* graph = context->graph;
-	for ( int k = 0; k < context->constraintCount; ++k )
+	for ( int k = startIndex; k < endIndex; ++k )
 	{
 		cnContactConstraint* cc = context->constraints + k;
 		int slot = graph->slots[k];
@@ -293,6 +296,11 @@ void cnUnpackImpulses( cnStepContext* context )
 		cc->frictionImpulse[1] = g->frictionImpulse[1][lane];
 		cc->twistImpulse = g->twistImpulse[lane];
 	}
+}
+
+void cnUnpackImpulses( cnStepContext* context )
+{
+	cnParallelFor( context->world, context->constraintCount, 64, cnUnpackTaskFn, context );
 }
 
 // Runs one pass (warm start when pass is NULL) on one lane of a group.

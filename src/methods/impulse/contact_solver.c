@@ -282,6 +282,17 @@ void cnPrepareContacts( cnStepContext* context )
 	// each contact fills its own constraints: any split over the workers gives the same bits
 	cnPrepareTask task = { context, first };
 	cnParallelFor( world, world->contactCount, 64, cnPrepareTaskFn, &task );
+
+	// the sphere pairs, listed once: the sub-steps visit only them
+	context->sphereConstraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	context->sphereConstraintCount = 0;
+	for ( int k = 0; k < n; ++k )
+	{
+		if ( context->constraints[k].spheres )
+		{
+			context->sphereConstraints[context->sphereConstraintCount++] = k;
+		}
+	}
 }
 
 // Relative normal speed at a point: n . (vB + wB x rB - vA - wA x rA).
@@ -346,15 +357,16 @@ static double cnCurrentSeparation( const cnBodyState* sA, const cnBodyState* sB,
 	return cnDot( d, normal ) + cp->separation;
 }
 
-void cnFollowSpheres( cnStepContext* context )
+// Turns the normals of sphere pairs [startIndex, endIndex) of the list; each writes only its own
+// constraint and its own lane of the packed groups.
+static void cnFollowSpheresTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
-	for ( int i = 0; i < context->constraintCount; ++i )
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
+	for ( int s = startIndex; s < endIndex; ++s )
 	{
+		int i = context->sphereConstraints[s];
 		cnContactConstraint* cc = context->constraints + i;
-		if ( cc->spheres == false )
-		{
-			continue;
-		}
 		const cnBodyState* sA = context->states + cc->indexA;
 		const cnBodyState* sB = context->states + cc->indexB;
 		// the sphere centres now: moved with their bodies' centres and turned with their rotations
@@ -389,6 +401,11 @@ void cnFollowSpheres( cnStepContext* context )
 		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
 		cnPackGeometry( context, i );
 	}
+}
+
+void cnFollowSpheres( cnStepContext* context )
+{
+	cnParallelFor( context->world, context->sphereConstraintCount, 32, cnFollowSpheresTaskFn, context );
 }
 
 void cnApplyRestitution( cnStepContext* context )
@@ -445,10 +462,13 @@ void cnApplyRestitution( cnStepContext* context )
 	}
 }
 
-void cnStoreImpulses( cnStepContext* context )
+// Writes constraints [startIndex, endIndex) back into their manifolds (one manifold each).
+static void cnStoreTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
 	cnWorld* world = context->world;
-	for ( int i = 0; i < context->constraintCount; ++i )
+	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		cnContactConstraint* cc = context->constraints + i;
 		cnFrictionToPoints( cc );
@@ -462,4 +482,9 @@ void cnStoreImpulses( cnStepContext* context )
 			m->points[j].relativeVelocity = cc->points[j].relativeVelocity;
 		}
 	}
+}
+
+void cnStoreImpulses( cnStepContext* context )
+{
+	cnParallelFor( context->world, context->constraintCount, 64, cnStoreTaskFn, context );
 }

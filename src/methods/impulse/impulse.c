@@ -7,15 +7,19 @@
 
 #include "integrate.h"
 #include "methods/method.h"
+#include "task.h"
 #include "timer.h"
 
 
-// Integrate velocities: gravity, user forces, drag, damping and the gyroscopic term.
-static void cnIntegrateVelocities( cnStepContext* context )
+// Integrate velocities of bodies [startIndex, endIndex): gravity, user forces, drag, damping and the
+// gyroscopic term.
+static void cnIntegrateVelocitiesTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
 	cnWorld* world = context->world;
 	double h = context->h;
-	for ( int i = 0; i < context->bodyCount; ++i )
+	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		const cnBodySim* sim = context->sims + i;
 		const cnBody* body = world->bodies + sim->body;
@@ -32,11 +36,14 @@ static void cnIntegrateVelocities( cnStepContext* context )
 	}
 }
 
-// Integrate positions: the centre moves with v, the orientation with the exact rotation of w.
-static void cnIntegratePositions( cnStepContext* context )
+// Integrate positions of bodies [startIndex, endIndex): the centre moves with v, the orientation with
+// the exact rotation of w.
+static void cnIntegratePositionsTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
 	double h = context->h;
-	for ( int i = 0; i < context->bodyCount; ++i )
+	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		cnBodyState* state = context->states + i;
 		cnProjectPlanar( context->world, &state->v, &state->w );
@@ -45,11 +52,13 @@ static void cnIntegratePositions( cnStepContext* context )
 	}
 }
 
-// Writes the step's result back to the bodies (the finish stage does the rest).
-static void cnWriteBackBodies( cnStepContext* context )
+// Writes the step's result back to bodies [startIndex, endIndex) (the finish stage does the rest).
+static void cnWriteBackTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
 	cnWorld* world = context->world;
-	for ( int i = 0; i < context->bodyCount; ++i )
+	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		const cnBodySim* sim = context->sims + i;
 		const cnBodyState* state = context->states + i;
@@ -66,6 +75,34 @@ static void cnWriteBackBodies( cnStepContext* context )
 		body->solverIndex = -1;
 	}
 }
+
+// Copies world bodies [startIndex, endIndex) that take part in the step into their solver slots.
+static void cnGatherTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
+	const cnWorld* world = context->world;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		const cnBody* b = world->bodies + i;
+		if ( b->alive == false || b->solverIndex < 0 )
+		{
+			continue;
+		}
+		cnBodyState* s = context->states + b->solverIndex;
+		cnBodySim* sim = context->sims + b->solverIndex;
+		s->v = b->v;
+		s->w = b->w;
+		s->dp = cnVec3_zero;
+		s->dq = cnQuat_identity;
+		sim->invMass = b->invMass;
+		sim->invI = b->type == cnBody_dynamic ? cnRotateTensor( b->xf.q, b->invInertia ) : cnMat3_zero;
+		sim->body = i;
+	}
+}
+
+// Per-body loops of the step (each body writes only its own slot: any split gives the same bits).
+#define CN_BODIES_PER_TASK 64
 
 // The joints' position correction is nearly rigid: omega h = 10 per sub-step with critical damping
 // gives a bias rate of 0.83 / h, a mass scale of 0.992 and an impulse scale of 0.008. Box2D v3's
@@ -99,23 +136,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	context.bodyCount = count;
 	context.states = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodyState ) );
 	context.sims = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodySim ) );
-	for ( int i = 0; i < world->bodyCount; ++i )
-	{
-		const cnBody* b = world->bodies + i;
-		if ( b->solverIndex < 0 )
-		{
-			continue;
-		}
-		cnBodyState* s = context.states + b->solverIndex;
-		cnBodySim* sim = context.sims + b->solverIndex;
-		s->v = b->v;
-		s->w = b->w;
-		s->dp = cnVec3_zero;
-		s->dq = cnQuat_identity;
-		sim->invMass = b->invMass;
-		sim->invI = b->type == cnBody_dynamic ? cnRotateTensor( b->xf.q, b->invInertia ) : cnMat3_zero;
-		sim->body = i;
-	}
+	cnParallelFor( world, world->bodyCount, CN_BODIES_PER_TASK, cnGatherTaskFn, &context );
 	// the dummy entry stands for every static or sleeping body: at rest, infinite mass
 	context.states[count] = (cnBodyState){ cnVec3_zero, cnVec3_zero, cnVec3_zero, cnQuat_identity };
 	context.sims[count] = (cnBodySim){ 0.0, cnMat3_zero, -1 };
@@ -144,7 +165,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	{
 		context.subStep = step;
 		double t0 = cnSeconds();
-		cnIntegrateVelocities( &context );
+		cnParallelFor( world, count, CN_BODIES_PER_TASK, cnIntegrateVelocitiesTaskFn, &context );
 		integrateSeconds += cnSeconds() - t0;
 
 		cnFollowSpheres( &context );
@@ -154,7 +175,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 		cnSolveContacts( &context, true );
 
 		t0 = cnSeconds();
-		cnIntegratePositions( &context );
+		cnParallelFor( world, count, CN_BODIES_PER_TASK, cnIntegratePositionsTaskFn, &context );
 		integrateSeconds += cnSeconds() - t0;
 
 		cnSolveJoints( &context, false );
@@ -167,7 +188,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	cnStoreImpulses( &context );
 
 	double t0 = cnSeconds();
-	cnWriteBackBodies( &context );
+	cnParallelFor( world, count, CN_BODIES_PER_TASK, cnWriteBackTaskFn, &context );
 	integrateSeconds += cnSeconds() - t0;
 	world->stats.integrateMs = 1000.0 * integrateSeconds;
 	return true;

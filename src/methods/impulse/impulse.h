@@ -127,6 +127,9 @@ typedef struct cnStepContext
 	cnBodySim* sims;
 	cnContactConstraint* constraints;
 	int constraintCount;
+	// the constraints between two spheres (cnFollowSpheres turns their normals every sub-step)
+	int* sphereConstraints;
+	int sphereConstraintCount;
 	cnJointConstraint* joints;
 	int jointCount;
 	cnJointIslands* jointIslands;
