@@ -764,9 +764,11 @@ static void testDropMatchesBox( void )
 {
 	// Dropped flat (turned 0.3 rad about the vertical only) from 0.1 m, a cube lands on its face and
 	// stays where it fell: by symmetry its centre ends at (0.1, -0.2, 0.5) and it keeps its yaw. In
-	// every method the cube hull comes to rest there as the box does: its height within 1e-5 m of
-	// the box's and within 0.01 m of 0.5 (what a method lets a resting contact sink: the penalty
-	// springs' mg/k, the velocity methods' slop), horizontally within 2 mm of where it fell and
+	// every method the cube hull comes to rest there as the box does: its height within 5e-5 m of
+	// the box's (1 % of the slop: a sequential solver's resting depth inside the slop depends on the
+	// order it meets the manifold's points, which the hull and the box list differently) and within
+	// 0.01 m of 0.5 (what a method lets a resting contact sink: the penalty springs' mg/k, the
+	// velocity methods' slop), horizontally within 2 mm of where it fell and
 	// turned by under 1e-3 rad (the sequential solvers' drift on the impact, which the box shows
 	// too), at rest; a resting hull keeps its four points and their ids from step to step.
 	double time = testFast() ? 2.0 : 3.0;
@@ -777,7 +779,7 @@ static void testDropMatchesBox( void )
 		{
 			dropResult hr = drop( configs + c, true, onBox == 1, yaw, time );
 			dropResult br = drop( configs + c, false, onBox == 1, yaw, time );
-			bool ok = fabs( hr.position.z - 0.5 ) < 0.01 && fabs( hr.position.z - br.position.z ) < 1e-5 &&
+			bool ok = fabs( hr.position.z - 0.5 ) < 0.01 && fabs( hr.position.z - br.position.z ) < 5e-5 &&
 					  fabs( hr.position.x - 0.1 ) < 2e-3 && fabs( hr.position.y + 0.2 ) < 2e-3 &&
 					  angleBetween( hr.orientation, yaw ) < 1e-3 && hr.speed < 1e-3 &&
 					  hr.persistedSteps >= hr.restSteps - 1;

@@ -247,7 +247,9 @@ async function testRecording() {
 	const hidden = await pixels(page, hiddenShot, points);
 	names.forEach((name, i) => {
 		const d = shown[i].reduce((sum, c, k) => sum + Math.abs(c - hidden[i][k]), 0);
-		check(points[i].visible && d > 30, `${name} is drawn at (${points[i].x.toFixed(0)}, ${points[i].y.toFixed(0)}): ` +
+		// the two renders are identical but for the hidden bodies, so any clear change counts: a can's
+		// face in shadow can be as dark as the ground behind it (16 apart, summed over the channels)
+		check(points[i].visible && d > 10, `${name} is drawn at (${points[i].x.toFixed(0)}, ${points[i].y.toFixed(0)}): ` +
 			`${shown[i]} shown, ${hidden[i]} hidden`);
 	});
 	// and the picture is not one colour

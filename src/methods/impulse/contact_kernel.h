@@ -7,7 +7,8 @@
 //                                 min(a, b) is a < b ? a : b)
 //   cnW_splat(x), cnW_gt(a, b), cnW_lt(a, b), cnW_select(m, a, b) (m ? a : b)
 //   CN_LD(array), CN_ST(array, w) load and store the lanes of a double[CN_LANES]
-//   CN_POINTS(g, lane)            the points to visit; CN_ACTIVE(g, j, lane) the lanes that have j
+//   CN_POINTS(g, lane)            the points to visit; CN_ACTIVE(g, j, lane) the lanes that have j;
+//                                 CN_SKIP(g, j, lane) true where a one-lane path has no point j
 //   cnGather(states, g, lane, A, B) and cnScatter(states, g, lane, A, B)
 // Every path performs the same operations in the same order on each lane, so they agree to the bit.
 #pragma once
@@ -159,15 +160,22 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 	cnW biasRate = CN_LD( g->biasRate );
 	cnW massScale = CN_LD( g->massScale );
 	cnW impulseScale = CN_LD( g->impulseScale );
-	int pointCount = CN_POINTS( g, lane );
+	// the points in turn from point -pass->turn, forwards or backwards, counted over the group's
+	// largest manifold: every path visits a lane's points in the same order (a lane with fewer points
+	// skips or masks the others)
+	int maxPointCount = g->maxPointCount;
+	int firstPoint = maxPointCount > 0 ? ( maxPointCount - pass->turn % maxPointCount ) % maxPointCount : 0;
 	// the total normal impulse and its moment about the friction centre (lanes without a point add
 	// exact zeros)
 	cnW totalNormal = zero, twistMoment = zero;
 
-	for ( int jj = 0; jj < pointCount; ++jj )
+	for ( int jj = 0; jj < maxPointCount; ++jj )
 	{
-		// (a lane with fewer points meets its last point after masked no-ops: the same order as alone)
-		int j = pass->reverse ? pointCount - 1 - jj : jj;
+		int j = ( firstPoint + ( pass->reverse ? maxPointCount - 1 - jj : jj ) ) % maxPointCount;
+		if ( CN_SKIP( g, j, lane ) )
+		{
+			continue;
+		}
 		cnWidePoint* p = g->points + j;
 		cnV3W rA = cnV3W_load( p->rA, lane );
 		cnV3W rB = cnV3W_load( p->rB, lane );

@@ -55,6 +55,7 @@ static inline cnW cnW_select( cnM m, cnW a, cnW b )
 #define CN_ST( array, value ) ( ( array )[lane] = ( value ) )
 #define CN_POINTS( g, lane ) ( ( g )->pointCount[lane] )
 #define CN_ACTIVE( g, j, lane ) true
+#define CN_SKIP( g, j, lane ) ( ( j ) >= ( g )->pointCount[lane] )
 
 #include "methods/impulse/contact_kernel.h"
 

@@ -64,6 +64,7 @@ static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 #define CN_ST( array, value ) cnW_store( array, value )
 #define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
 #define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
+#define CN_SKIP( g, j, lane ) false
 #define CN_FOUR_LANES
 
 #include "methods/impulse/contact_kernel.h"

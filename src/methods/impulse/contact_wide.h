@@ -71,6 +71,9 @@ typedef struct cnSolvePass
 	bool useBias;
 	// visit each manifold's points from the last (odd sub-steps)
 	bool reverse;
+	// how far the lead has walked back around each manifold's points (sub-step / 2): a pass visits
+	// them from point -turn (mod its point count), forwards or backwards
+	int turn;
 } cnSolvePass;
 
 /// The contact constraints of a step in colours: groups [colorStart[c], colorStart[c + 1]) hold
