@@ -5,10 +5,12 @@
 // solves all equality rows of a group of joined bodies at once: K dlambda = -(J v + bias), with
 // K = J M^-1 J^T assembled over the rows that share a body and factored by an envelope Cholesky in
 // the joints' order (a chain or a tree created link by link has a narrow envelope, so the cost is
-// close to linear). The grouping and envelopes are built once per step, the factor at every pass.
+// close to linear). The grouping and envelopes are built once per step, the factor at every pass;
+// the islands are solved in parallel on the world's workers.
 // Limits, motors and springs stay one-row-at-a-time before it (joint_solver.c).
 #include "methods/impulse/impulse.h"
 
+#include "task.h"
 #include "union_find.h"
 
 #include <string.h>
@@ -294,14 +296,24 @@ static cnJointIslands* cnBuildJointIslands( cnStepContext* context )
 	return islands;
 }
 
-void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias )
+/// A pass over the islands handed to the workers.
+typedef struct cnIslandTask
 {
-	if ( context->jointIslands == NULL )
-	{
-		context->jointIslands = cnBuildJointIslands( context );
-	}
+	cnStepContext* context;
+	cnSoftness soft;
+	bool useBias;
+} cnIslandTask;
+
+// Factors and solves islands [startIndex, endIndex). Islands share no body (a static or sleeping
+// body is the dummy entry, never written) and no joint, and each has its own stretch of L and x,
+// so any split over the workers gives the same bits.
+static void cnIslandTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	const cnIslandTask* task = taskContext;
+	cnStepContext* context = task->context;
 	cnJointIslands* islands = context->jointIslands;
-	for ( int k = 0; k < islands->islandCount; ++k )
+	for ( int k = startIndex; k < endIndex; ++k )
 	{
 		int s = islands->start[k];
 		int m = islands->start[k + 1] - s;
@@ -310,6 +322,17 @@ void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias 
 		// refactored every pass: reusing the solve pass's factor in the relax pass diverged on a taut
 		// bridge of hinged planks (a closed loop, whose matrix is nearly singular)
 		cnFactorIsland( context, rows, m, islands->first + s, islands->offset + s, L );
-		cnSolveIsland( context, rows, m, islands->first + s, islands->offset + s, L, islands->x + s, soft, useBias );
+		cnSolveIsland( context, rows, m, islands->first + s, islands->offset + s, L, islands->x + s, task->soft,
+					   task->useBias );
 	}
+}
+
+void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias )
+{
+	if ( context->jointIslands == NULL )
+	{
+		context->jointIslands = cnBuildJointIslands( context );
+	}
+	cnIslandTask task = { context, soft, useBias };
+	cnParallelFor( context->world, context->jointIslands->islandCount, 1, cnIslandTaskFn, &task );
 }
