@@ -132,6 +132,11 @@ typedef struct cnStepContext
 	int sphereConstraintCount;
 	cnJointConstraint* joints;
 	int jointCount;
+	// the joints grouped by the bodies they join: group g holds joints
+	// jointGroupJoints[jointGroupStart[g] .. jointGroupStart[g + 1]), in joint order
+	int jointGroupCount;
+	int* jointGroupStart;
+	int* jointGroupJoints;
 	cnJointIslands* jointIslands;
 	cnSoftness contactSoftness;
 	cnSoftness jointSoftness;

@@ -5,8 +5,12 @@
 // step keeps its geometry. Per joint: springs first (their force law once per sub-step), then motors (clamped to the maximum force), then limits (speculative: a
 // limit not yet reached lets the gap close within the sub-step and no further). Then the equality
 // rows of all joints, solved exactly per island of joined bodies (joint_island.c), which is what
-// keeps a long chain with a heavy end from stretching.
+// keeps a long chain with a heavy end from stretching. Joints that share no body are independent:
+// the groups of joined bodies run on the workers.
 #include "methods/impulse/impulse.h"
+
+#include "task.h"
+#include "union_find.h"
 
 #include <string.h>
 
@@ -33,6 +37,59 @@ static void cnSetSide( const cnStepContext* context, int body, cnJointSide* side
 	const cnBodySim* sim = context->sims + side->index;
 	side->invMass = sim->invMass;
 	side->invI = sim->invI;
+}
+
+// Groups the joints by the bodies they join (a static, sleeping or absent body joins nothing), each
+// group keeping the joints' order: groups share no body, so the workers can take any groups and a
+// body sees the same updates in the same order as in one loop over all joints.
+static void cnGroupJoints( cnStepContext* context )
+{
+	cnWorld* world = context->world;
+	int n = context->jointCount;
+	int dummy = context->bodyCount;
+	context->jointGroupCount = 0;
+	context->jointGroupStart = cnArena_Alloc( &world->arena, (size_t)( n + 1 ) * sizeof( int ) );
+	context->jointGroupJoints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	context->jointGroupStart[0] = 0;
+	if ( n == 0 )
+	{
+		return;
+	}
+	int* parent = cnArena_Alloc( &world->arena, (size_t)( dummy + 1 ) * sizeof( int ) );
+	cnUnionFind_Reset( parent, dummy + 1 );
+	for ( int i = 0; i < n; ++i )
+	{
+		const cnJointConstraint* jc = context->joints + i;
+		if ( jc->a.index != dummy && jc->b.index != dummy )
+		{
+			cnUnionFind_Union( parent, jc->a.index, jc->b.index );
+		}
+	}
+	// counting sort of the joints on their group's root, in joint order within a group
+	int* count = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
+	memset( count, 0, (size_t)( dummy + 2 ) * sizeof( int ) );
+	int* rootOf = cnArena_Alloc( &world->arena, (size_t)n * sizeof( int ) );
+	for ( int i = 0; i < n; ++i )
+	{
+		const cnJointConstraint* jc = context->joints + i;
+		rootOf[i] = cnUnionFind_Find( parent, jc->a.index != dummy ? jc->a.index : jc->b.index );
+		count[rootOf[i] + 1] += 1;
+	}
+	int groups = 0;
+	for ( int r = 0; r <= dummy; ++r )
+	{
+		if ( count[r + 1] > 0 )
+		{
+			context->jointGroupStart[groups + 1] = context->jointGroupStart[groups] + count[r + 1];
+			groups += 1;
+		}
+		count[r + 1] += count[r];
+	}
+	context->jointGroupCount = groups;
+	for ( int i = 0; i < n; ++i )
+	{
+		context->jointGroupJoints[count[rootOf[i]]++] = i;
+	}
 }
 
 void cnPrepareJoints( cnStepContext* context )
@@ -66,6 +123,7 @@ void cnPrepareJoints( cnStepContext* context )
 	}
 	context->jointCount = k;
 	world->jointImpulseTime = context->h;
+	cnGroupJoints( context );
 }
 
 // Rebuilds a joint's rows and their effective masses at the current poses.
@@ -113,11 +171,14 @@ static void cnApplyRow( cnStepContext* context, const cnJointConstraint* jc, int
 	}
 }
 
-void cnWarmStartJoints( cnStepContext* context )
+// Warm starts the joints of groups [startIndex, endIndex).
+static void cnWarmStartTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
-	for ( int i = 0; i < context->jointCount; ++i )
+	(void)workerIndex;
+	cnStepContext* context = taskContext;
+	for ( int k = context->jointGroupStart[startIndex]; k < context->jointGroupStart[endIndex]; ++k )
 	{
-		cnJointConstraint* jc = context->joints + i;
+		cnJointConstraint* jc = context->joints + context->jointGroupJoints[k];
 		cnUpdateRows( context, jc );
 		double* impulses = jc->joint->impulses;
 		for ( int r = 0; r < jc->rowCount; ++r )
@@ -131,6 +192,11 @@ void cnWarmStartJoints( cnStepContext* context )
 			cnApplyRow( context, jc, r, impulses[r] );
 		}
 	}
+}
+
+void cnWarmStartJoints( cnStepContext* context )
+{
+	cnParallelFor( context->world, context->jointGroupCount, 1, cnWarmStartTaskFn, context );
 }
 
 // A spring row's impulse over a sub-step h: the stiffness explicit and the damping implicit,
@@ -150,14 +216,24 @@ static double cnSpringImpulse( const cnJointRow* row, double speed, double K, do
 	return -( speed + bias ) / ( K + gamma );
 }
 
-void cnSolveJoints( cnStepContext* context, bool useBias )
+/// One pass of the joints' one-row-at-a-time rows handed to the workers.
+typedef struct cnJointPassTask
 {
-	cnSoftness rigid = { 0.0, 1.0, 0.0 };
-	cnSoftness soft = useBias ? context->jointSoftness : rigid;
+	cnStepContext* context;
+	bool useBias;
+} cnJointPassTask;
+
+// Springs, motors and limits of the joints of groups [startIndex, endIndex).
+static void cnSolveRowsTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	const cnJointPassTask* task = taskContext;
+	cnStepContext* context = task->context;
+	bool useBias = task->useBias;
 	double h = context->h;
-	for ( int i = 0; i < context->jointCount; ++i )
+	for ( int k = context->jointGroupStart[startIndex]; k < context->jointGroupStart[endIndex]; ++k )
 	{
-		cnJointConstraint* jc = context->joints + i;
+		cnJointConstraint* jc = context->joints + context->jointGroupJoints[k];
 		if ( useBias == false )
 		{
 			// the positions moved since the solve: rebuild the rows where the bodies are now
@@ -219,7 +295,14 @@ void cnSolveJoints( cnStepContext* context, bool useBias )
 				}
 			}
 		}
-
 	}
+}
+
+void cnSolveJoints( cnStepContext* context, bool useBias )
+{
+	cnSoftness rigid = { 0.0, 1.0, 0.0 };
+	cnSoftness soft = useBias ? context->jointSoftness : rigid;
+	cnJointPassTask task = { context, useBias };
+	cnParallelFor( context->world, context->jointGroupCount, 1, cnSolveRowsTaskFn, &task );
 	cnSolveJointIslands( context, soft, useBias );
 }
