@@ -66,6 +66,7 @@ _PROTOTYPES = {
     "cnWorld_SetGravity": (c_bool, [c_void_p, T.Vec3]),
     "cnWorld_GetGravity": (T.Vec3, [c_void_p]),
     "cnWorld_EnableSleeping": (None, [c_void_p, c_bool]),
+    "cnWorld_SetWorkerCount": (c_bool, [c_void_p, c_int]),
     "cnWorld_Hash": (c_uint64, [c_void_p]),
     "cnWorld_GetBodyCount": (c_int, [c_void_p]),
     "cnWorld_GetBody": (T.BodyId, [c_void_p, c_int]),

@@ -429,6 +429,16 @@ class World:
         _lib.check(_lib.lib().cnWorld_SetGravity(self._w(), _vec3(value, "gravity")))
 
     @property
+    def workers(self):
+        """Threads that run the step (1 to 64; a loaded scene's "workers" key, else 1); settable
+        at any time between steps. Results are the same bits on any count."""
+        return int(_lib.lib().cnWorld_GetDef(self._w()).workerCount)
+
+    @workers.setter
+    def workers(self, value):
+        _lib.check(_lib.lib().cnWorld_SetWorkerCount(self._w(), int(value)))
+
+    @property
     def time(self):
         """Simulated time (s): the sum of the step sizes so far."""
         return _lib.lib().cnWorld_GetTime(self._w())

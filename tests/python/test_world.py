@@ -123,6 +123,22 @@ class DeterminismTest(unittest.TestCase):
         for key in ("times", "positions", "orientations", "velocities", "angular_velocities"):
             np.testing.assert_array_equal(getattr(a, key), getattr(b, key), err_msg=key)
 
+    def test_same_bits_on_any_worker_count(self):
+        # a loaded scene's worker count changed from Python: the same final state on 1 and 2 workers
+        path = helpers.scene_path("pyramid.json")
+        hashes = []
+        for workers in (1, 2):
+            with cairn.load_scene(path) as world:
+                world.workers = workers
+                self.assertEqual(world.workers, workers)
+                world.step(1.0 / 60.0, steps=20)
+                hashes.append(world.hash)
+        self.assertEqual(hashes[0], hashes[1])
+        with cairn.load_scene(path) as world:
+            with self.assertRaises(cairn.CairnError):
+                world.workers = 0
+            self.assertEqual(world.workers, 1)
+
     def test_run_is_its_steps(self):
         # the run loop takes steps of exactly step_size and nothing else happens to the world
         path = helpers.scene_path("bouncing_balls.json")
