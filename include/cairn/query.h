@@ -173,6 +173,58 @@ CN_API bool cnShape_EnableContactEvents( cnWorld* world, cnShapeId id, bool flag
 /// Switches hit events on or off for the shape's contacts (either shape of a pair asking is enough).
 CN_API bool cnShape_EnableHitEvents( cnWorld* world, cnShapeId id, bool flag );
 
+// ---------------------------------------------------------------------------------------------
+// contact data
+
+/// One point of a contact manifold, as the last step's narrow phase found it and the method left it.
+typedef struct cnContactPointData
+{
+	/// world point midway between the two surfaces, at the poses the last step started from
+	cnVec3 point;
+	/// unit normal of this point from shape A to shape B (the manifold's, except for planar polygon
+	/// pairs, whose vertex-edge points each have their own)
+	cnVec3 normal;
+	/// signed distance between the surfaces along the normal: negative when they overlap, positive
+	/// for a speculative point (within the contact margin, not touching yet)
+	double separation;
+	/// normal impulse at the point over the last step (N s, >= 0; its sum over a resting body's
+	/// points is m g h, h the step): the impulse method's last sub-step's times its sub-step count,
+	/// the velocity-level methods' own; 0 in the penalty, analytic-impulse and constraint methods,
+	/// which keep no impulses
+	double normalImpulse;
+	/// size of the friction impulse at the point over the last step (N s, >= 0), as normalImpulse
+	double tangentImpulse;
+	/// largest normal impulse of one solver iteration in the last step (N s; the velocity-level
+	/// methods: the step's): a sign of an impact, as Box2D's maxNormalImpulse
+	double maxNormalImpulse;
+	/// feature id: the same pair of features keeps its id from step to step
+	uint32_t id;
+} cnContactPointData;
+
+/// A touching contact manifold between two shapes: up to four points sharing one normal.
+typedef struct cnContactData
+{
+	cnShapeId shapeA, shapeB;
+	cnBodyId bodyA, bodyB;
+	/// unit normal from shape A to shape B
+	cnVec3 normal;
+	/// points in points[0 .. pointCount - 1], 1 to 4
+	int pointCount;
+	cnContactPointData points[4];
+} cnContactData;
+
+/// Writes the world's touching contact manifolds (every manifold with points, speculative ones
+/// included, as Box2D v3 reports them; sleeping bodies' too) into data, at most capacity of them,
+/// and returns how many there are (which may exceed capacity: capacity 0 with data NULL asks for the
+/// count). -1 (with the error set) for a NULL or destroyed world or a negative capacity.
+CN_API int cnWorld_GetContactData( const cnWorld* world, cnContactData* data, int capacity );
+
+/// The same for the manifolds one body takes part in (-1 for an invalid id).
+CN_API int cnBody_GetContactData( const cnWorld* world, cnBodyId id, cnContactData* data, int capacity );
+
+/// The same for the manifolds one shape takes part in (-1 for an invalid id).
+CN_API int cnShape_GetContactData( const cnWorld* world, cnShapeId id, cnContactData* data, int capacity );
+
 #ifdef __cplusplus
 }
 #endif
