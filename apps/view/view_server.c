@@ -8,6 +8,7 @@
 //   /api/frames?from=A&count=N[&format=json|binary]   poses of every body in frames A to A+N-1
 //   /api/quantities?from=A&count=N  energies and momentum of frames A to A+N-1 (scenes only)
 //   /api/contacts?frame=F           the contact points and normals of frame F (scenes only)
+//   /api/body?index=I&frame=F       body I's mass, velocities and energies at frame F (scenes only)
 // Each /api/ path takes run=I to read run I of `cairn view --compare` (default 0).
 // Every other path, every path holding "..", and every malformed query is answered with a JSON
 // error ({"error": "..."}) and 400, 404, 405 or 414; nothing is ever read from disk.
@@ -512,8 +513,8 @@ static enum MHD_Result cliViewServer_Quantities( cliViewSource* source, struct M
 	return cliViewServer_SendJson( connection, &text );
 }
 
-// /api/contacts?frame=F: the points of the shape pairs touching at frame F, [x, y, z, nx, ny, nz]
-// each (the normal from shape A to shape B).
+// /api/contacts?frame=F: the points of the touching manifolds at frame F, [x, y, z, nx, ny, nz,
+// separation, normal impulse] each (the normal from shape A to shape B).
 static enum MHD_Result cliViewServer_Contacts( cliViewSource* source, struct MHD_Connection* connection )
 {
 	int frame = 0;
@@ -737,6 +738,86 @@ static enum MHD_Result cliViewServer_Answer( void* context, struct MHD_Connectio
 	return result;
 }
 
+// Writes a JSON member "key":[x,y,z].
+static void cliViewServer_Vector( cliViewText* text, const char* key, const double* v )
+{
+	cliViewText_Printf( text, ",\"%s\":[", key );
+	for ( int i = 0; i < 3; ++i )
+	{
+		cliViewText_Puts( text, i > 0 ? "," : "" );
+		cliViewText_Number( text, v[i] );
+	}
+	cliViewText_Puts( text, "]" );
+}
+
+// Writes a JSON member "key":value.
+static void cliViewServer_Member( cliViewText* text, const char* key, double value )
+{
+	cliViewText_Printf( text, ",\"%s\":", key );
+	cliViewText_Number( text, value );
+}
+
+// /api/body?index=I&frame=F: body I at frame F as the simulation had it: mass, the centre of mass's
+// velocity, the angular velocity, and the kinetic (translational and rotational), potential and
+// total energy. Both keys are required; a body or frame that is not there is a 400. A recording
+// holds poses only: it says so instead.
+static enum MHD_Result cliViewServer_Body( cliViewSource* source, struct MHD_Connection* connection )
+{
+	int index = 0, frame = 0;
+	if ( MHD_lookup_connection_value( connection, MHD_GET_ARGUMENT_KIND, "index" ) == NULL ||
+		 cliViewServer_QueryInt( connection, "index", 0, &index ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "index: expected a body number from 0 to 2147483647" );
+	}
+	if ( MHD_lookup_connection_value( connection, MHD_GET_ARGUMENT_KIND, "frame" ) == NULL ||
+		 cliViewServer_QueryInt( connection, "frame", 0, &frame ) == false )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: expected a frame number from 0 to 2147483647" );
+	}
+	int bodyCount = cnRecording_GetBodyCount( source->description );
+	if ( index >= bodyCount )
+	{
+		char message[96];
+		snprintf( message, sizeof( message ), "index: expected a body from 0 to %d", bodyCount - 1 );
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, message );
+	}
+	bool complete = false;
+	int frameCount = cliViewSource_GetFrameCount( source, &complete, NULL, 0 );
+	if ( frame >= frameCount )
+	{
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: past the frames there are so far" );
+	}
+	cliViewText text = { 0 };
+	if ( source->simulated == false )
+	{
+		cliViewText_Puts( &text, "{\"available\":false,\"reason\":\"not available for recordings: they hold poses, "
+								 "not masses or velocities\"}\n" );
+		return cliViewServer_SendJson( connection, &text );
+	}
+	double b[CLI_VIEW_BODY_NUMBERS];
+	if ( cliViewSource_CopyBodyState( source, frame, index, b ) == false )
+	{
+		// a cut dropped the frame between the two reads
+		return cliViewServer_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: past the frames there are so far" );
+	}
+	double mass = b[8];
+	double speed = sqrt( b[0] * b[0] + b[1] * b[1] + b[2] * b[2] );
+	double translational = 0.5 * mass * speed * speed;
+	cliViewText_Printf( &text, "{\"available\":true,\"index\":%d,\"frame\":%d,\"name\":", index, frame );
+	cliViewText_String( &text, cnRecording_GetBodyName( source->description, index ) );
+	cliViewServer_Member( &text, "mass", mass );
+	cliViewServer_Vector( &text, "velocity", b );
+	cliViewServer_Member( &text, "speed", speed );
+	cliViewServer_Vector( &text, "angularVelocity", b + 3 );
+	cliViewServer_Member( &text, "kinetic", b[6] );
+	cliViewServer_Member( &text, "translational", translational );
+	cliViewServer_Member( &text, "rotational", b[6] - translational );
+	cliViewServer_Member( &text, "potential", b[7] );
+	cliViewServer_Member( &text, "total", b[6] + b[7] );
+	cliViewText_Puts( &text, "}\n" );
+	return cliViewServer_SendJson( connection, &text );
+}
+
 // Answers a request that passed the checks of cliViewServer_Answer (under the swap lock).
 static enum MHD_Result cliViewServer_Route( cliViewServer* server, cliViewSource* source,
 											struct MHD_Connection* connection, const char* url, const char* method,
@@ -758,6 +839,10 @@ static enum MHD_Result cliViewServer_Route( cliViewServer* server, cliViewSource
 	if ( strcmp( url, "/api/contacts" ) == 0 )
 	{
 		return cliViewServer_Contacts( source, connection );
+	}
+	if ( strcmp( url, "/api/body" ) == 0 )
+	{
+		return cliViewServer_Body( source, connection );
 	}
 	if ( strcmp( url, "/api/scene" ) == 0 || strcmp( url, "/api/status" ) == 0 )
 	{

@@ -11,108 +11,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-// A pair of shapes touching: the point and normal the contact events gave, kept in the frame of
-// the body they move with, so a resting or sliding contact stays under its body between events.
-struct cliViewTouch
+// Reads the world's touching manifolds into the source's own array (the simulation thread's, outside
+// the lock); returns how many, 0 when memory runs out (contact points are for the eye: the run goes
+// on without them).
+static int cliViewSource_ReadManifolds( cliViewSource* source, const cnWorld* world )
 {
-	cnShapeId a, b;
-	cnBodyId body;
-	cnVec3 localPoint;
-	cnVec3 localNormal;
-};
-
-static bool cliViewSource_SameShape( cnShapeId x, cnShapeId y )
-{
-	return x.index == y.index && x.generation == y.generation;
+	int count = cnWorld_GetContactData( world, NULL, 0 );
+	if ( count > source->manifoldCapacity )
+	{
+		int capacity = count < 64 ? 64 : count + count / 2;
+		cnContactData* grown = realloc( source->manifolds, (size_t)capacity * sizeof( cnContactData ) );
+		if ( grown == NULL )
+		{
+			return 0;
+		}
+		source->manifolds = grown;
+		source->manifoldCapacity = capacity;
+	}
+	count = count > 0 ? cnWorld_GetContactData( world, source->manifolds, source->manifoldCapacity ) : 0;
+	return count < 0 ? 0 : count;
 }
 
-// The touching pair of shapes a and b, or -1.
-static int cliViewSource_FindTouch( const cliViewSource* source, cnShapeId a, cnShapeId b )
+// Appends the points of the frame's manifolds (source->manifolds, manifoldCount of them) to the
+// contact cache (under the lock); false when the cache cannot grow.
+static bool cliViewSource_AddContacts( cliViewSource* source, int manifoldCount )
 {
-	for ( int i = 0; i < source->touchingCount; ++i )
+	// a cut (cliViewSource_Restart) dropped the frames from this one on: their points go with them
+	source->contactCount = source->contactStart[source->frameCount];
+	size_t pointCount = 0;
+	for ( int i = 0; i < manifoldCount; ++i )
 	{
-		const cliViewTouch* t = source->touching + i;
-		if ( cliViewSource_SameShape( t->a, a ) && cliViewSource_SameShape( t->b, b ) )
-		{
-			return i;
-		}
+		pointCount += (size_t)source->manifolds[i].pointCount;
 	}
-	return -1;
-}
-
-// Keeps point and normal (world) in the frame of the pair's moving body: B's when it is dynamic,
-// else A's (the ground does not move, the box on it does).
-static void cliViewSource_PlaceTouch( const cnWorld* world, cliViewTouch* t, cnVec3 point, cnVec3 normal )
-{
-	cnBodyId bodyB = cnShape_GetBody( world, t->b );
-	t->body = cnBody_GetType( world, bodyB ) == cnBody_dynamic ? bodyB : cnShape_GetBody( world, t->a );
-	cnTransform xf = cnBody_GetTransform( world, t->body );
-	t->localPoint = cnInvTransformPoint( xf, point );
-	t->localNormal = cnInvRotate( xf.q, normal );
-}
-
-// After every step: the contact events of the step update the touching pairs (ends first, since
-// an end may come a step late, then begins and hits).
-static bool cliViewSource_AfterStep( cnWorld* world, void* context )
-{
-	cliViewSource* source = context;
-	cnContactEvents events = cnWorld_GetContactEvents( world );
-	for ( int i = 0; i < events.endCount; ++i )
-	{
-		int k = cliViewSource_FindTouch( source, events.endEvents[i].shapeIdA, events.endEvents[i].shapeIdB );
-		if ( k >= 0 )
-		{
-			source->touching[k] = source->touching[--source->touchingCount];
-		}
-	}
-	for ( int i = 0; i < events.beginCount; ++i )
-	{
-		const cnContactBeginTouchEvent* e = events.beginEvents + i;
-		int k = cliViewSource_FindTouch( source, e->shapeIdA, e->shapeIdB );
-		if ( k < 0 )
-		{
-			if ( source->touchingCount == source->touchingCapacity )
-			{
-				int capacity = source->touchingCapacity < 16 ? 16 : 2 * source->touchingCapacity;
-				cliViewTouch* grown = realloc( source->touching, (size_t)capacity * sizeof( cliViewTouch ) );
-				if ( grown == NULL )
-				{
-					// contact points are for the eye: without memory for them the run goes on
-					continue;
-				}
-				source->touching = grown;
-				source->touchingCapacity = capacity;
-			}
-			k = source->touchingCount++;
-			source->touching[k].a = e->shapeIdA;
-			source->touching[k].b = e->shapeIdB;
-		}
-		cliViewSource_PlaceTouch( world, source->touching + k, e->point, e->normal );
-	}
-	for ( int i = 0; i < events.hitCount; ++i )
-	{
-		const cnContactHitEvent* e = events.hitEvents + i;
-		int k = cliViewSource_FindTouch( source, e->shapeIdA, e->shapeIdB );
-		if ( k >= 0 )
-		{
-			cliViewSource_PlaceTouch( world, source->touching + k, e->point, e->normal );
-		}
-	}
-	return true;
-}
-
-// Appends the touching pairs' points at this frame to the contact cache (under the lock); false
-// when the cache cannot grow.
-static bool cliViewSource_AddContacts( cliViewSource* source, const cnWorld* world )
-{
-	// a cut (cliViewSource_Restart) dropped the frames from this one on: their points go with them,
-	// and so do the pairs the old world had reported touching
-	if ( source->contactCount != source->contactStart[source->frameCount] )
-	{
-		source->contactCount = source->contactStart[source->frameCount];
-		source->touchingCount = 0;
-	}
-	size_t need = source->contactCount + (size_t)source->touchingCount;
+	size_t need = source->contactCount + pointCount;
 	if ( need > source->contactCapacity )
 	{
 		size_t capacity = source->contactCapacity < 256 ? 256 : 2 * source->contactCapacity;
@@ -129,25 +60,23 @@ static bool cliViewSource_AddContacts( cliViewSource* source, const cnWorld* wor
 		source->contactPoints = grown;
 		source->contactCapacity = capacity;
 	}
-	for ( int i = 0; i < source->touchingCount; ++i )
+	for ( int i = 0; i < manifoldCount; ++i )
 	{
-		const cliViewTouch* t = source->touching + i;
-		// a body destroyed since has no frame to carry the point
-		if ( cnBody_IsValid( world, t->body ) == false )
+		const cnContactData* m = source->manifolds + i;
+		for ( int j = 0; j < m->pointCount; ++j )
 		{
-			continue;
+			const cnContactPointData* p = m->points + j;
+			double* out = source->contactPoints + source->contactCount * CLI_VIEW_CONTACT_NUMBERS;
+			out[0] = p->point.x;
+			out[1] = p->point.y;
+			out[2] = p->point.z;
+			out[3] = p->normal.x;
+			out[4] = p->normal.y;
+			out[5] = p->normal.z;
+			out[6] = p->separation;
+			out[7] = p->normalImpulse;
+			source->contactCount += 1;
 		}
-		cnTransform xf = cnBody_GetTransform( world, t->body );
-		cnVec3 p = cnTransformPoint( xf, t->localPoint );
-		cnVec3 n = cnRotate( xf.q, t->localNormal );
-		double* out = source->contactPoints + source->contactCount * CLI_VIEW_CONTACT_NUMBERS;
-		out[0] = p.x;
-		out[1] = p.y;
-		out[2] = p.z;
-		out[3] = n.x;
-		out[4] = n.y;
-		out[5] = n.z;
-		source->contactCount += 1;
 	}
 	source->contactStart[source->frameCount + 1] = source->contactCount;
 	return true;
@@ -160,17 +89,21 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 	cliViewSource* source = context;
 	int bodyCount = ( source->stride - 1 ) / 7;
 	bool ok = true;
+	int manifoldCount = cliViewSource_ReadManifolds( source, world );
 	pthread_mutex_lock( &source->lock );
 	if ( source->frameCount == source->frameCapacity )
 	{
-		size_t frameBytes = (size_t)source->stride * sizeof( double );
+		// the poses and the bodies' velocities and energies count against the cache's bound
+		size_t frameBytes = (size_t)( source->stride + CLI_VIEW_BODY_NUMBERS * bodyCount ) * sizeof( double );
 		int capacity = source->frameCapacity < 64 ? 64 : 2 * source->frameCapacity;
 		// the cache is bounded, so a long scene cannot take the machine's memory
 		if ( (size_t)capacity * frameBytes > CLI_VIEW_MAX_CACHE_BYTES )
 		{
 			capacity = (int)( CLI_VIEW_MAX_CACHE_BYTES / frameBytes );
 		}
-		double* cache = capacity > source->frameCount ? realloc( source->cache, (size_t)capacity * frameBytes ) : NULL;
+		double* cache = capacity > source->frameCount
+							? realloc( source->cache, (size_t)capacity * (size_t)source->stride * sizeof( double ) )
+							: NULL;
 		source->cache = cache != NULL ? cache : source->cache;
 		// the measured quantities and the contact points' index grow with the frames
 		double* quantities = cache != NULL ? realloc( source->quantities, (size_t)capacity * sizeof( double ) *
@@ -179,7 +112,10 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 		source->quantities = quantities != NULL ? quantities : source->quantities;
 		size_t* starts = quantities != NULL ? realloc( source->contactStart, (size_t)( capacity + 1 ) * sizeof( size_t ) ) : NULL;
 		source->contactStart = starts != NULL ? starts : source->contactStart;
-		if ( starts == NULL )
+		size_t stateBytes = (size_t)capacity * (size_t)( CLI_VIEW_BODY_NUMBERS * bodyCount ) * sizeof( double );
+		double* states = starts != NULL ? realloc( source->bodyStates, stateBytes > 0 ? stateBytes : 1 ) : NULL;
+		source->bodyStates = states != NULL ? states : source->bodyStates;
+		if ( states == NULL )
 		{
 			snprintf( source->message, sizeof( source->message ),
 					  "the simulation stopped at t = %.9g s: the frame cache is full (%d frames)",
@@ -192,7 +128,7 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 			source->contactStart[0] = 0;
 		}
 	}
-	if ( ok && cliViewSource_AddContacts( source, world ) == false )
+	if ( ok && cliViewSource_AddContacts( source, manifoldCount ) == false )
 	{
 		snprintf( source->message, sizeof( source->message ),
 				  "the simulation stopped at t = %.9g s: the contact points fill the cache (%d frames)",
@@ -224,6 +160,34 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 		q[2] = momentum.x;
 		q[3] = momentum.y;
 		q[4] = momentum.z;
+		// and each body's, for the picked body's panel: velocities and energies as the world has them
+		// (the potential energy as cnWorld_GetPotentialEnergy counts it: -m g.x of the centre of mass
+		// of a dynamic body, with its gravity scale)
+		cnVec3 gravity = cnWorld_GetGravity( world );
+		double* states = source->bodyStates + (size_t)source->frameCount * (size_t)( CLI_VIEW_BODY_NUMBERS * bodyCount );
+		for ( int i = 0; i < bodyCount; ++i )
+		{
+			cnBodyId id = source->bodies[i];
+			cnVec3 v = cnBody_GetLinearVelocity( world, id );
+			cnVec3 w = cnBody_GetAngularVelocity( world, id );
+			double mass = cnBody_GetMass( world, id );
+			double potential = 0.0;
+			if ( cnBody_GetType( world, id ) == cnBody_dynamic )
+			{
+				potential = -mass * cnBody_GetGravityScale( world, id ) *
+							cnDot( gravity, cnBody_GetWorldCenterOfMass( world, id ) );
+			}
+			double* b = states + (size_t)i * CLI_VIEW_BODY_NUMBERS;
+			b[0] = v.x;
+			b[1] = v.y;
+			b[2] = v.z;
+			b[3] = w.x;
+			b[4] = w.y;
+			b[5] = w.z;
+			b[6] = cnBody_GetKineticEnergy( world, id );
+			b[7] = potential;
+			b[8] = mass;
+		}
 		// a snapshot every few frames, so a cut can make any frame's world again
 		cliViewHistory_OnFrame( &source->history, world, source->frameCount );
 		source->frameCount += 1;
@@ -248,8 +212,6 @@ static void* cliViewSource_Run( void* context )
 	def.duration = left > 0.0 ? left : 0.0;
 	def.writers = &writer;
 	def.writerCount = 1;
-	def.afterStep = cliViewSource_AfterStep;
-	def.context = source;
 	cnRunResult result = cnRun( source->scene->world, &def );
 	pthread_mutex_lock( &source->lock );
 	if ( result.status == cnRun_failed && source->message[0] == 0 )
@@ -288,7 +250,7 @@ cnRecording* cliViewSource_Describe( const cnScene* scene, const cnBodyId* bodie
 }
 
 // Takes a loaded scene as the source's (owned from here on, also on failure): its bodies, their
-// description, method and contact events. False with the reason in error when memory runs out.
+// description and method. False with the reason in error when memory runs out.
 static bool cliViewSource_Adopt( cliViewSource* source, cnScene* scene, char* error, size_t errorSize )
 {
 	source->scene = scene;
@@ -312,17 +274,6 @@ static bool cliViewSource_Adopt( cliViewSource* source, cnScene* scene, char* er
 	}
 	source->simulated = true;
 	snprintf( source->method, sizeof( source->method ), "%s", cnMethod_GetName( cnWorld_GetDef( world ).method ) );
-	// every pair's begin and end touch events give the contact points the page shows; events
-	// change nothing in the step
-	for ( int i = 0; i < bodyCount; ++i )
-	{
-		cnShapeId shapes[64];
-		int n = cnBody_GetShapes( world, source->bodies[i], shapes, 64 );
-		for ( int k = 0; k < n; ++k )
-		{
-			cnShape_EnableContactEvents( world, shapes[k], true );
-		}
-	}
 	source->fps = scene->fps;
 	source->duration = scene->duration;
 	source->stride = 1 + 7 * cnRecording_GetBodyCount( source->description );
@@ -434,7 +385,6 @@ bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame )
 	// the run writes frame `frame` again, the edited world's, and snapshots it first
 	source->frameCount = frame < source->frameCount ? frame : source->frameCount;
 	source->contactCount = source->contactStart != NULL ? source->contactStart[source->frameCount] : 0;
-	source->touchingCount = 0;
 	source->complete = false;
 	source->message[0] = 0;
 	cliViewHistory_Truncate( &source->history, frame );
@@ -461,7 +411,8 @@ void cliViewSource_Close( cliViewSource* source )
 	free( source->quantities );
 	free( source->contactPoints );
 	free( source->contactStart );
-	free( source->touching );
+	free( source->bodyStates );
+	free( source->manifolds );
 	cliViewHistory_Free( &source->history );
 	pthread_mutex_destroy( &source->lock );
 	memset( source, 0, sizeof( *source ) );
@@ -535,6 +486,24 @@ int cliViewSource_CopyQuantities( cliViewSource* source, int from, int count, do
 	}
 	pthread_mutex_unlock( &source->lock );
 	return n;
+}
+
+bool cliViewSource_CopyBodyState( cliViewSource* source, int frame, int body, double* out )
+{
+	int bodyCount = ( source->stride - 1 ) / 7;
+	if ( source->simulated == false || body < 0 || body >= bodyCount || frame < 0 )
+	{
+		return false;
+	}
+	pthread_mutex_lock( &source->lock );
+	bool there = frame < source->frameCount;
+	if ( there )
+	{
+		size_t at = ( (size_t)frame * (size_t)bodyCount + (size_t)body ) * CLI_VIEW_BODY_NUMBERS;
+		memcpy( out, source->bodyStates + at, CLI_VIEW_BODY_NUMBERS * sizeof( double ) );
+	}
+	pthread_mutex_unlock( &source->lock );
+	return there;
 }
 
 double* cliViewSource_CopyContacts( cliViewSource* source, int frame, int* count, bool* ok )

@@ -18,11 +18,13 @@
 /// Numbers measured per frame of a simulated scene: kinetic and potential energy, linear momentum.
 #define CLI_VIEW_QUANTITY_COUNT 5
 
-/// Numbers per contact point: the point, then the unit normal from shape A to shape B.
-#define CLI_VIEW_CONTACT_NUMBERS 6
+/// Numbers per contact point: the point, the unit normal from shape A to shape B, the separation
+/// and the normal impulse over the step (cnContactPointData).
+#define CLI_VIEW_CONTACT_NUMBERS 8
 
-/// A pair of shapes touching, as the contact events told it (view_source.c).
-typedef struct cliViewTouch cliViewTouch;
+/// Numbers per body per frame of a simulated scene: the centre of mass's linear velocity, the
+/// angular velocity, the kinetic energy, the potential energy and the mass.
+#define CLI_VIEW_BODY_NUMBERS 9
 
 /// A recording file or a scene being simulated, and its frames.
 typedef struct cliViewSource
@@ -63,10 +65,11 @@ typedef struct cliViewSource
 	size_t contactCount;
 	size_t contactCapacity;
 	size_t* contactStart;
-	/// the simulation thread's own: the shape pairs touching now, from the contact events
-	cliViewTouch* touching;
-	int touchingCount;
-	int touchingCapacity;
+	/// per frame CLI_VIEW_BODY_NUMBERS numbers per body, in body order (a scene only)
+	double* bodyStates;
+	/// the simulation thread's own: the manifolds of the frame being written (cnWorld_GetContactData)
+	cnContactData* manifolds;
+	int manifoldCapacity;
 	/// snapshots, sync points and cuts (view_history.h; a scene's snapshots only), under the lock
 	cliViewHistory history;
 } cliViewSource;
@@ -116,6 +119,10 @@ int cliViewSource_CopyFrames( cliViewSource* source, int from, int count, double
 /// Copies at most count frames' measured quantities from frame `from` into out
 /// (count * CLI_VIEW_QUANTITY_COUNT numbers); returns how many frames were copied (0 for a recording).
 int cliViewSource_CopyQuantities( cliViewSource* source, int from, int count, double* out );
+
+/// Copies the CLI_VIEW_BODY_NUMBERS numbers of one body at one frame into out; false when the
+/// source is a recording or the frame is not there.
+bool cliViewSource_CopyBodyState( cliViewSource* source, int frame, int body, double* out );
 
 /// The contact points of a frame (CLI_VIEW_CONTACT_NUMBERS numbers each) in a new array the caller
 /// frees, their count in *count; NULL with *count 0 when there are none or the frame is not there.
