@@ -8,7 +8,7 @@ skip() { echo "SKIPPED: view_$kind: $*"; exit 77; }
 [ "$built" = 1 ] || skip "cairn was built without the viewer (needs libmicrohttpd-dev, Node.js and npm: tools/install-deps.sh)"
 [ -n "$node" ] && [ -x "$node" ] || skip "Node.js is not installed (apt-get install nodejs)"
 # the tests that drive a browser
-case $kind in browser | overlays | compare | history | editor)
+case $kind in browser | overlays | compare | history | editor | body)
   [ -x /usr/bin/chromium ] || skip "Debian's Chromium is not installed (apt-get install chromium)"
   [ -d "$src/web/node_modules/playwright-core" ] || skip "web/node_modules/playwright-core is missing (npm ci --prefix web)"
 esac

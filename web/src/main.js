@@ -132,26 +132,77 @@ async function start() {
 		const dt = b[0] - a[0];
 		return [(b[o] - a[o]) / dt, (b[o + 1] - a[o + 1]) / dt, (b[o + 2] - a[o + 2]) / dt];
 	}
+	// a scene's bodies: velocities and energies as the simulation had them at each frame
+	// (/api/body), fetched once per body and frame
+	const bodyStates = new Map();
+	let infoRows = {};
+	let infoState = null;
+	async function bodyState(body, index) {
+		const key = `${body}:${index}`;
+		if (!bodyStates.has(key)) {
+			let state = null;
+			try {
+				state = await getJson(`/api/body?index=${body}&frame=${index}`);
+			} catch {
+				return null;
+			}
+			if (bodyStates.size > 4096) bodyStates.clear();
+			bodyStates.set(key, state);
+		}
+		return bodyStates.get(key);
+	}
+	function energy(x) {
+		return `${Math.abs(x) < 5e-10 ? '0' : x.toPrecision(6)} J`;
+	}
 	function showInfo() {
 		if (picked < 0) {
 			info.hidden = true;
+			infoRows = {};
+			infoState = null;
 			return;
 		}
 		const body = scene.bodies[picked];
 		const p = bodies[picked].position;
-		const v = velocity(picked, shown);
-		const speed = Math.hypot(...v);
+		const rows = [['position', `${format(p.x)}  ${format(p.y)}  ${format(p.z)} m`]];
+		const state = bodyStates.get(`${picked}:${shown}`);
+		if (scene.source !== 'scene') {
+			// a recording holds poses only: the origin's velocity by differences, no energy
+			const v = velocity(picked, shown);
+			rows.push(['velocity', `${format(v[0])}  ${format(v[1])}  ${format(v[2])} m/s`]);
+			rows.push(['speed', `${format(Math.hypot(...v))} m/s`]);
+			rows.push(['energy', 'not available for recordings']);
+		} else if (state && state.available) {
+			const v = state.velocity;
+			const w = state.angularVelocity;
+			rows.push(['velocity', `${format(v[0])}  ${format(v[1])}  ${format(v[2])} m/s`]);
+			rows.push(['speed', `${format(state.speed)} m/s`]);
+			rows.push(['angular velocity', `${format(w[0])}  ${format(w[1])}  ${format(w[2])} rad/s`]);
+			if (body.type === 'dynamic') {
+				rows.push(['mass', `${state.mass.toPrecision(6)} kg`]);
+				rows.push(['kinetic energy', energy(state.kinetic)]);
+				rows.push(['  translational', energy(state.translational)]);
+				rows.push(['  rotational', energy(state.rotational)]);
+				rows.push(['potential energy', energy(state.potential)]);
+				rows.push(['total energy', energy(state.total)]);
+			}
+		} else if (state) {
+			rows.push(['energy', state.reason || 'not available']);
+		} else {
+			rows.push(['velocity', '...']);
+			const which = picked;
+			const index = shown;
+			bodyState(which, index).then((answer) => {
+				if (answer && which === picked && index === shown) showInfo();
+			});
+		}
+		infoRows = Object.fromEntries(rows);
+		infoState = state && state.available ? state : null;
 		info.hidden = false;
 		info.innerHTML = '';
 		const title = document.createElement('b');
 		title.textContent = body.name || `body ${picked}`;
 		info.append(title, document.createTextNode(` (${body.type}, ${body.shapes.map((s) => s.type).join(', ')})`));
 		const table = document.createElement('table');
-		const rows = [
-			['position', `${format(p.x)}  ${format(p.y)}  ${format(p.z)} m`],
-			['velocity', `${format(v[0])}  ${format(v[1])}  ${format(v[2])} m/s`],
-			['speed', `${format(speed)} m/s`],
-		];
 		for (const [label, value] of rows) {
 			const tr = table.insertRow();
 			tr.insertCell().textContent = label;
@@ -187,6 +238,7 @@ async function start() {
 		player.setPlaying(false);
 		store.invalidate(frame);
 		overlays.contactCache.clear();
+		bodyStates.clear();
 		for (const trail of overlays.trails || []) trail.filled = Math.min(trail.filled, frame);
 		if (plot.available) {
 			const wasDone = plot.complete.every(Boolean);
@@ -372,6 +424,8 @@ async function start() {
 			if (edit) edit.refresh();
 		},
 		render: () => stage.render(),
+		/** The picked body's panel: its rows as shown ({label: text}) and the server's numbers (null for a recording or while loading). */
+		info: () => (picked < 0 || info.hidden ? null : { name: scene.bodies[picked].name, frame: shown, rows: { ...infoRows }, state: infoState }),
 		loading,
 		/** The joints' pieces as drawn at the frame shown (joints.js). */
 		joints: () => joints.describe(),

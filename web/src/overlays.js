@@ -1,6 +1,6 @@
 // What the page draws over the bodies on demand: trails of the centres of mass up to the frame
-// shown, the contact points and normals of the frame (scenes only: the server records them while
-// it simulates), and a camera mounted on a body (AERO's camera "mounted on a body", section 2.3),
+// shown, the contact points and normals of the frame (scenes only: every point of every touching
+// manifold, which the server records from cnWorld_GetContactData while it simulates), and a camera mounted on a body (AERO's camera "mounted on a body", section 2.3),
 // which follows it as it moves while the orbit controls still turn and zoom around it.
 import {
 	BufferAttribute,
@@ -17,6 +17,11 @@ import {
 	Vector3,
 } from 'three';
 import { getJson } from './api.js';
+
+// most contact points drawn at one frame
+const CONTACT_MARKERS = 4096;
+const TOUCHING = new Color(0xff5a4a);
+const SPECULATIVE = new Color(0xffc8b0);
 
 // more trails than this would cost more than they show
 const MAX_TRAILS = 100;
@@ -113,7 +118,10 @@ export class Overlays {
 
 	makeContacts() {
 		const r = 0.012 * this.size;
-		this.contactMarkers = new InstancedMesh(new SphereGeometry(r, 10, 6), new MeshBasicMaterial({ color: 0xff5a4a }), 256);
+		// white material: each marker's own colour, red for a point in contact, pale for a
+		// speculative one (within the contact margin, not touching yet)
+		this.contactMarkers = new InstancedMesh(new SphereGeometry(r, 10, 6), new MeshBasicMaterial({ color: 0xffffff }), CONTACT_MARKERS);
+		this.contactMarkers.setColorAt(0, TOUCHING);
 		this.contactMarkers.count = 0;
 		this.contactMarkers.frustumCulled = false;
 		this.normalGeometry = new BufferGeometry();
@@ -258,9 +266,11 @@ export class Overlays {
 		for (let k = 0; k < n; ++k) {
 			m.makeTranslation(points[k][0], points[k][1], points[k][2]);
 			this.contactMarkers.setMatrixAt(k, m);
+			this.contactMarkers.setColorAt(k, points[k][6] > 0 ? SPECULATIVE : TOUCHING);
 		}
 		this.contactMarkers.count = n;
 		this.contactMarkers.instanceMatrix.needsUpdate = true;
+		if (this.contactMarkers.instanceColor) this.contactMarkers.instanceColor.needsUpdate = true;
 		// each normal drawn a little longer than the markers are wide
 		const length = 0.12 * this.size;
 		const segments = new Float32Array(6 * points.length);
