@@ -5,8 +5,10 @@
 //   the frames' poses, the kinetic energy 1/2 m (g t)^2, the momentum -m g t along z, and the kinetic
 //   energy equals m g times the drop, and the total energy stays constant, to within the
 //   semi-implicit Euler step's own error, 1/2 m g^2 h t (h: the scene's step, at most the step taken);
-// - /api/contacts: while the ball falls, one touching pair (the box on the floor) with normal along z
-//   under the box; once the ball lies on the floor, a second point under the ball;
+// - /api/contacts: while the ball falls, the box's manifold on the floor: four points at its bottom
+//   corners (from the frame's pose, each half its separation below the box) with the normal along z
+//   and normal impulses summing to m g h; once the ball lies on the floor, a fifth point under the
+//   ball;
 // - recordings say the quantities and contacts are not available; bad inputs get 400.
 // Page (Debian's Chromium): the energy plot with its cursor at the frame shown, a trail of the ball's
 // centre of mass, the contact points, a camera riding the ball, and every joint of
@@ -20,6 +22,13 @@ const g = 9.81;
 const h = 1 / 120;
 const masses = { ball: 2, box: 1 };
 const radius = 0.2;
+
+/** v turned by the unit quaternion [w, x, y, z]. */
+function rotate(q, v) {
+	const [w, x, y, z] = q;
+	const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
+	return [v[0] + w * t[0] + (y * t[2] - z * t[1]), v[1] + w * t[1] + (z * t[0] - x * t[2]), v[2] + w * t[2] + (x * t[1] - y * t[0])];
+}
 
 async function testQuantities() {
 	const viewer = await startViewer(cairn, [fall]);
@@ -62,22 +71,41 @@ async function testQuantities() {
 	check(part.from === 10 && part.count === 5 && JSON.stringify(part.quantities) === JSON.stringify(q.quantities.slice(10, 15)),
 		'from and count pick frames 10 to 14');
 
-	// contacts: the box on the floor while the ball falls, the ball too once it lies there
+	// contacts: the box's four corners on the floor while the ball falls, the ball too once it lies
+	// there; the points are found at the start of the frame's last step, and the box rests
+	const boxCorners = (frame) => {
+		const o = 1 + 7 * box;
+		const qBox = frame.slice(o + 3, o + 7);
+		const corners = [];
+		for (const sx of [-1, 1]) for (const sy of [-1, 1]) {
+			const c = rotate(qBox, [0.4 * sx, 0.3 * sy, -0.25]);
+			corners.push([c[0] + frame[o], c[1] + frame[o + 1], c[2] + frame[o + 2]]);
+		}
+		return corners;
+	};
+	// the point of the box's surface a contact point stands for: half its separation along the normal
+	const onBox = (p) => [p[0], p[1], p[2] + 0.5 * p[6]];
 	let wrong = 0;
 	for (let f = 1; f < frames.length && q.quantities[f][0] <= 0.6; f += 4) {
 		const c = (await getJson(url, `/api/contacts?frame=${f}`)).json;
 		const p = c.points;
-		const underBox = p.length === 1 && Math.abs(p[0][5]) > 0.999 && Math.abs(p[0][2]) < 0.01 &&
-			Math.abs(p[0][0] - 2) <= 0.4 + 1e-6 && Math.abs(p[0][1]) <= 0.3 + 1e-6;
-		if (!(c.available && c.frame === f && underBox)) wrong += 1;
+		const corners = boxCorners(frames[f]);
+		const matched = corners.every((k) => p.some((x) => Math.hypot(...onBox(x).map((v, i) => v - k[i])) < 1e-5));
+		const impulse = p.reduce((sum, x) => sum + x[7], 0);
+		const ok = c.available && c.frame === f && p.length === 4 && matched && p.every((x) => Math.abs(x[5]) === 1 && x.length === 8) &&
+			Math.abs(impulse - masses.box * g * h) < 0.05 * masses.box * g * h;
+		if (!ok) {
+			wrong += 1;
+			if (wrong < 3) console.log(`frame ${f}: ${JSON.stringify(p)} corners ${JSON.stringify(corners)}`);
+		}
 	}
-	check(wrong === 0, `while the ball falls: one point under the box, normal along z (${wrong} frames wrong)`);
+	check(wrong === 0, `while the ball falls: four points at the box's bottom corners, normal along z, impulses m g h (${wrong} frames wrong)`);
 	const last = frames.length - 1;
 	const zLast = frames[last][3 + 7 * ball];
 	const end = (await getJson(url, `/api/contacts?frame=${last}`)).json.points;
-	const underBall = end.filter((p) => Math.hypot(p[0] + 2, p[1]) < radius && Math.abs(p[5]) > 0.999);
-	check(Math.abs(zLast - radius) < 0.02 && end.length === 2 && underBall.length === 1,
-		`the ball on the floor (z = ${zLast}): a second point under it (${JSON.stringify(end)})`);
+	const underBall = end.filter((p) => Math.hypot(p[0] + 2, p[1]) < 1e-6 && Math.abs(p[5]) > 0.999);
+	check(Math.abs(zLast - radius) < 0.02 && end.length === 5 && underBall.length === 1,
+		`the ball on the floor (z = ${zLast}): a fifth point under it (${JSON.stringify(end)})`);
 
 	// bad inputs
 	for (const path of ['/api/contacts', '/api/contacts?frame=', '/api/contacts?frame=-1', '/api/contacts?frame=1e3',
@@ -138,7 +166,11 @@ async function testPage(browser, recording) {
 	});
 	await page.waitForFunction(() => window.cairnViewer.overlays().contactPoints.length > 0, null, { timeout: 10000 });
 	const contacts = await page.evaluate(() => window.cairnViewer.overlays().contactPoints);
-	check(contacts.length === 1 && Math.abs(contacts[0][5]) > 0.999, `frame 10: the box's contact point is shown (${contacts.length})`);
+	const frame10 = (await getJson(viewer.url, '/api/frames?from=10&count=1')).json.frames[0];
+	const box10 = frame10.slice(1 + 7 * 2, 1 + 7 * 2 + 3);
+	check(contacts.length === 4 && contacts.every((p) => Math.abs(p[5]) > 0.999 && Math.abs(Math.abs(p[0] - box10[0]) - 0.4) < 1e-5 &&
+		Math.abs(Math.abs(p[1] - box10[1]) - 0.3) < 1e-5 && Math.abs(p[2]) < 1e-4),
+	`frame 10: the box's four bottom corners are shown (${JSON.stringify(contacts)})`);
 
 	// the camera rides the ball: it keeps its offset as the ball falls
 	const ride = await page.evaluate(() => {

@@ -333,7 +333,7 @@ async function testDisconnects(url, path) {
 // 50 clients asking for everything at once for a while.
 async function testConcurrent(url, seconds) {
 	const paths = ['/api/scene', '/api/status', '/api/frames?from=0&count=1000&format=binary', '/api/frames?from=3&count=7',
-		'/', '/viewer.js', '/nothing', '/../etc/passwd'];
+		'/', '/viewer.js', '/nothing', '/../etc/passwd', '/api/body?index=1&frame=3', '/api/contacts?frame=30'];
 	const end = Date.now() + seconds * 1000;
 	let answers = 0;
 	let errors = 0;
@@ -436,6 +436,18 @@ async function testScene(recordingFrames) {
 	const frames = (await getJson(url, '/api/frames?from=0&count=61')).json.frames;
 	const same = frames.length === 61 && frames.every((f, k) => f.every((v, j) => near(v, recordingFrames[k][j])));
 	check(same, 'the simulated frames equal the recording of `cairn run` (its first second)');
+	// a body's state at a frame; bad bodies and frames are 400s with a JSON error, never a crash
+	const dynamic = scene.bodies.findIndex((b) => b.type === 'dynamic');
+	const body = (await getJson(url, `/api/body?index=${dynamic}&frame=60`)).json;
+	check(body.available === true && body.index === dynamic && body.frame === 60 && body.mass > 0 && body.kinetic >= 0 &&
+		Math.abs(body.total - body.kinetic - body.potential) < 1e-9 * Math.max(1, Math.abs(body.total)),
+	`/api/body?index=${dynamic}&frame=60: ${JSON.stringify(body).slice(0, 120)}`);
+	for (const query of ['', 'index=1', 'frame=1', 'index=9&frame=1', 'index=-1&frame=1', 'index=1&frame=121',
+		'index=1&frame=2147483647', 'index=2147483648&frame=1', 'index=1&frame=1e2', 'index=%2d1&frame=1', 'index=1&frame=',
+		'index=abc&frame=1', `index=${'9'.repeat(40)}&frame=1`]) {
+		const r = await getJson(url, `/api/body?${query}`);
+		check(r.status === 400 && r.json && typeof r.json.error === 'string', `/api/body?${query}: ${r.status}`);
+	}
 	await testEditor(url);
 	const seconds = Number(process.env.CAIRN_VIEW_SOAK_SECONDS || 5);
 	await testConcurrent(url, seconds);
