@@ -74,6 +74,8 @@ _PROTOTYPES = {
     "cnWorld_GetKineticEnergy": (c_double, [c_void_p]),
     "cnWorld_GetPotentialEnergy": (c_double, [c_void_p]),
     "cnWorld_GetLinearMomentum": (T.Vec3, [c_void_p]),
+    "cnWorld_GetContactData": (c_int, [c_void_p, POINTER(T.ContactData), c_int]),
+    "cnBody_GetContactData": (c_int, [c_void_p, T.BodyId, POINTER(T.ContactData), c_int]),
     "cnWorld_Cancel": (None, [c_void_p]),
     # materials
     "cnDefaultMaterialDef": (T.MaterialDef, []),

@@ -206,6 +206,18 @@ class FosssimScene(Structure):
 
 
 # Every mirrored struct under its C name: what the layout test checks.
+class ContactPointData(Structure):
+    """cnContactPointData"""
+    _fields_ = [("point", Vec3), ("normal", Vec3), ("separation", c_double), ("normalImpulse", c_double),
+                ("tangentImpulse", c_double), ("maxNormalImpulse", c_double), ("id", c_uint32)]
+
+
+class ContactData(Structure):
+    """cnContactData"""
+    _fields_ = [("shapeA", ShapeId), ("shapeB", ShapeId), ("bodyA", BodyId), ("bodyB", BodyId), ("normal", Vec3),
+                ("pointCount", c_int), ("points", ContactPointData * 4)]
+
+
 MIRRORED = {
     "cnVec3": Vec3, "cnQuat": Quat, "cnMat3": Mat3, "cnTransform": Transform, "cnAABB": AABB,
     "cnBodyId": BodyId, "cnShapeId": ShapeId, "cnImpulseSettings": ImpulseSettings,
@@ -215,6 +227,7 @@ MIRRORED = {
     "cnStats": Stats, "cnFrame": Frame, "cnFrameWriter": FrameWriter, "cnRunProgress": RunProgress,
     "cnRunDef": RunDef, "cnRunResult": RunResult, "cnScene": Scene, "cnFosssimSpring": FosssimSpring,
     "cnFosssimWind": FosssimWind, "cnFosssimDisplay": FosssimDisplay, "cnFosssimScene": FosssimScene,
+    "cnContactPointData": ContactPointData, "cnContactData": ContactData,
 }
 
 # enum values (include/cairn/types.h)

@@ -162,6 +162,11 @@ class Body:
         """Kinetic energy of the body (J)."""
         return self._get(_lib.lib().cnBody_GetKineticEnergy)
 
+    def contacts(self):
+        """The touching contact manifolds this body takes part in, as World.contacts gives them."""
+        L, ptr = _lib.lib(), self.world._w()
+        return self.world._contacts(lambda data, capacity: L.cnBody_GetContactData(ptr, self._id, data, capacity))
+
     @property
     def awake(self):
         """Whether the body is simulated this step; set False to put its island to sleep."""
@@ -656,6 +661,33 @@ class World:
     def linear_momentum(self):
         """Total linear momentum of the dynamic bodies (kg m/s), a 3-array."""
         return _array3(_lib.lib().cnWorld_GetLinearMomentum(self._w()))
+
+    # -- contacts -------------------------------------------------------------------------------
+
+    def _contacts(self, read):
+        count = read(None, 0)
+        if count < 0:
+            _lib.check_state()
+        data = (T.ContactData * max(count, 1))()
+        count = min(read(data, count), count)
+        bodies = {(b._id.index, b._id.generation): b for b in self.bodies}
+        out = []
+        for m in data[:count]:
+            points = [{"point": _array3(p.point), "normal": _array3(p.normal), "separation": p.separation,
+                       "normal_impulse": p.normalImpulse, "tangent_impulse": p.tangentImpulse}
+                      for p in m.points[:m.pointCount]]
+            out.append({"body_a": bodies.get((m.bodyA.index, m.bodyA.generation)),
+                        "body_b": bodies.get((m.bodyB.index, m.bodyB.generation)),
+                        "normal": _array3(m.normal), "points": points})
+        return out
+
+    def contacts(self):
+        """The touching contact manifolds of the last step (cnWorld_GetContactData, docs/queries.md):
+        a list of dicts with body_a, body_b (Body), normal (from A to B) and points, each a dict of
+        point (midway between the surfaces, at the step's start poses), normal, separation (m, > 0
+        for a speculative point), normal_impulse and tangent_impulse (N s, over the step)."""
+        L, ptr = _lib.lib(), self._w()
+        return self._contacts(lambda data, capacity: L.cnWorld_GetContactData(ptr, data, capacity))
 
     # -- stepping -------------------------------------------------------------------------------
 

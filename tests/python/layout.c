@@ -269,5 +269,23 @@ int main( void )
 	FIELD( cnFosssimScene, windCount );
 	FIELD( cnFosssimScene, winds );
 	FIELD( cnFosssimScene, display );
+
+	SIZE( cnContactPointData );
+	FIELD( cnContactPointData, point );
+	FIELD( cnContactPointData, normal );
+	FIELD( cnContactPointData, separation );
+	FIELD( cnContactPointData, normalImpulse );
+	FIELD( cnContactPointData, tangentImpulse );
+	FIELD( cnContactPointData, maxNormalImpulse );
+	FIELD( cnContactPointData, id );
+
+	SIZE( cnContactData );
+	FIELD( cnContactData, shapeA );
+	FIELD( cnContactData, shapeB );
+	FIELD( cnContactData, bodyA );
+	FIELD( cnContactData, bodyB );
+	FIELD( cnContactData, normal );
+	FIELD( cnContactData, pointCount );
+	FIELD( cnContactData, points );
 	return 0;
 }

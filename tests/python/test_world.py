@@ -111,6 +111,31 @@ class StateTest(unittest.TestCase):
                 world.add_body().add_sphere(-1.0)
 
 
+class ContactTest(unittest.TestCase):
+    # A 2 x 1 x 0.5 box resting on a ground plane: one manifold of four points at its bottom
+    # corners, normal along z, normal impulses summing to m g dt (cnWorld_GetContactData).
+    def test_box_on_ground(self):
+        with cairn.World(gravity=(0.0, 0.0, -9.81), sleep=False) as world:
+            world.add_body("static").add_plane()
+            box = world.add_body(position=(1.0, -2.0, 0.25), name="box")
+            box.add_box((1.0, 0.5, 0.25))
+            self.assertEqual(world.contacts(), [])
+            dt = 1.0 / 60.0
+            world.step(dt, steps=120)
+            contacts = world.contacts()
+            self.assertEqual(len(contacts), 1)
+            self.assertEqual(len(box.contacts()), 1)
+            m = contacts[0]
+            self.assertIn(box, (m["body_a"], m["body_b"]))
+            self.assertAlmostEqual(abs(m["normal"][2]), 1.0, delta=1e-12)
+            self.assertEqual(len(m["points"]), 4)
+            corners = sorted((round(p["point"][0], 6), round(p["point"][1], 6)) for p in m["points"])
+            self.assertEqual(corners, [(0.0, -2.5), (0.0, -1.5), (2.0, -2.5), (2.0, -1.5)])
+            total = sum(p["normal_impulse"] for p in m["points"])
+            self.assertAlmostEqual(total, box.mass * 9.81 * dt, delta=0.02 * box.mass * 9.81 * dt)
+            self.assertTrue(all(p["separation"] <= 0.0 for p in m["points"]))
+
+
 class DeterminismTest(unittest.TestCase):
     def run_scene(self):
         with cairn.load_scene(helpers.scene_path("bouncing_balls.json")) as world:
