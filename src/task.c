@@ -5,9 +5,11 @@
 //
 // One loop runs at a time. The caller publishes it by bumping the pool's generation; the caller and
 // every thread that is awake take ranges from a shared counter until none are left, and the one that
-// finishes the last range wakes the caller. Between loops a thread spins for a short while (the
-// step's loops come in quick succession) and then sleeps on a condition variable, so an idle world
-// costs no CPU: the machines Cairn runs on are often shared, with fewer cores than workers.
+// finishes the last range wakes the caller if it sleeps. Between loops a thread spins for a short
+// while (the step's loops come in quick succession) and then sleeps on a condition variable, so an
+// idle world costs no CPU: the machines Cairn runs on are often shared, with fewer cores than
+// workers. Publishing a loop and claiming its ranges take no lock; the mutex is taken only to sleep
+// and to wake a sleeper (a step has hundreds of loops: the colours of every pass of every sub-step).
 #define _POSIX_C_SOURCE 200809L
 
 #include "task.h"
@@ -28,6 +30,7 @@
 
 // more ranges than workers evens out ranges of unequal cost; each range still has >= minRange items
 #define CN_RANGES_PER_WORKER 4
+_Static_assert( CN_RANGES_PER_WORKER * CN_MAX_WORKERS < 0xffff, "a loop's range count fits the state's 16 bits" );
 
 typedef struct cnTaskThread
 {
@@ -35,40 +38,48 @@ typedef struct cnTaskThread
 	int workerIndex;
 } cnTaskThread;
 
-// One parallel loop. The pool keeps the current one; a thread copies it under the mutex.
-typedef struct cnTaskJob
-{
-	cnTaskFn* fn;
-	void* context;
-	int itemCount;
-	int rangeCount;
-} cnTaskJob;
-
 struct cnTaskPool
 {
 	int threadCount;
 	pthread_t* threads;
 	cnTaskThread* args;
+	// only for sleeping: threads wait on wake for the next loop, the caller on done for the last
+	// range of a loop; publishing a loop and claiming ranges take no lock
 	pthread_mutex_t mutex;
-	// threads wait here for the next loop (or quit)
 	pthread_cond_t wake;
-	// the caller waits here for the last range of a loop
 	pthread_cond_t done;
 
-	// the current loop, written under the mutex before the generation changes
-	cnTaskJob job;
-	// the loop's generation (high 32 bits) and its next unclaimed range (low 32 bits): one word, so
-	// a thread that wakes late, after its loop ended and the next one began, can never take a range
-	// of the new loop with the old loop's function (its claim names the generation it copied)
+	// the current loop, written before its generation is published and read after it is seen
+	_Atomic( cnTaskFn* ) fn;
+	_Atomic( void* ) context;
+	atomic_int itemCount;
+	// one word: the loop's generation (bits 32-63), its range count (16-31) and its next unclaimed
+	// range (0-15). A claim is a compare-and-swap of the whole word, so a thread that read the loop's
+	// fields and then finds the generation or the count changed takes nothing: the fields of the next
+	// loop are written only once every range of this one is claimed and done
 	_Atomic uint64_t state;
 	// ranges of the current loop that have finished
 	atomic_int finished;
+	// threads asleep on wake, and whether the caller sleeps on done: the other side takes the
+	// mutex to signal only when someone sleeps
+	atomic_int sleepers;
+	atomic_bool callerSleeps;
 	atomic_bool quit;
 };
 
 static inline uint32_t cnGeneration( uint64_t state )
 {
 	return (uint32_t)( state >> 32 );
+}
+
+static inline int cnRangeTotal( uint64_t state )
+{
+	return (int)( ( state >> 16 ) & 0xffffu );
+}
+
+static inline int cnNextRange( uint64_t state )
+{
+	return (int)( state & 0xffffu );
 }
 
 static inline void cnPause( void )
@@ -87,14 +98,16 @@ static inline int cnRangeStart( int r, int rangeCount, int itemCount )
 	return (int)( (int64_t)r * itemCount / rangeCount );
 }
 
-// Claims and runs ranges of the loop of this generation until none are left or another loop began.
-// The thread that finishes the last range wakes the caller.
-static void cnRunRanges( cnTaskPool* pool, uint32_t generation, const cnTaskJob* job, int workerIndex )
+// Claims and runs ranges of the loop of this generation (fields fn, context, itemCount read after the
+// generation was seen) until none are left or another loop began. The thread that finishes the last
+// range wakes the caller if it sleeps.
+static void cnRunRanges( cnTaskPool* pool, uint32_t generation, cnTaskFn* fn, void* context, int itemCount,
+						 int workerIndex )
 {
 	uint64_t state = atomic_load( &pool->state );
 	for ( ;; )
 	{
-		if ( cnGeneration( state ) != generation || (int)( state & 0xffffffffu ) >= job->rangeCount )
+		if ( cnGeneration( state ) != generation || cnNextRange( state ) >= cnRangeTotal( state ) )
 		{
 			return;
 		}
@@ -103,13 +116,14 @@ static void cnRunRanges( cnTaskPool* pool, uint32_t generation, const cnTaskJob*
 			// another worker claimed it (state now holds the current value)
 			continue;
 		}
-		int r = (int)( state & 0xffffffffu );
-		int start = cnRangeStart( r, job->rangeCount, job->itemCount );
-		int end = cnRangeStart( r + 1, job->rangeCount, job->itemCount );
-		job->fn( start, end, workerIndex, job->context );
-		if ( atomic_fetch_add( &pool->finished, 1 ) + 1 == job->rangeCount && workerIndex != 0 )
+		int r = cnNextRange( state );
+		int rangeCount = cnRangeTotal( state );
+		fn( cnRangeStart( r, rangeCount, itemCount ), cnRangeStart( r + 1, rangeCount, itemCount ), workerIndex,
+			context );
+		if ( atomic_fetch_add( &pool->finished, 1 ) + 1 == rangeCount && workerIndex != 0 &&
+			 atomic_load( &pool->callerSleeps ) )
 		{
-			// under the mutex, so the wake cannot fall between the caller's check and its wait
+			// under the mutex, which the caller holds from raising its flag until it waits
 			pthread_mutex_lock( &pool->mutex );
 			pthread_cond_broadcast( &pool->done );
 			pthread_mutex_unlock( &pool->mutex );
@@ -132,20 +146,28 @@ static void* cnWorkerMain( void* argument )
 		{
 			cnPause();
 		}
-		pthread_mutex_lock( &pool->mutex );
-		while ( cnGeneration( atomic_load( &pool->state ) ) == seen && atomic_load( &pool->quit ) == false )
+		if ( cnGeneration( atomic_load( &pool->state ) ) == seen && atomic_load( &pool->quit ) == false )
 		{
-			pthread_cond_wait( &pool->wake, &pool->mutex );
+			pthread_mutex_lock( &pool->mutex );
+			// counted before the generation is checked again: a caller that publishes after this
+			// check sees the count and signals under the mutex, after this thread waits
+			atomic_fetch_add( &pool->sleepers, 1 );
+			while ( cnGeneration( atomic_load( &pool->state ) ) == seen && atomic_load( &pool->quit ) == false )
+			{
+				pthread_cond_wait( &pool->wake, &pool->mutex );
+			}
+			atomic_fetch_sub( &pool->sleepers, 1 );
+			pthread_mutex_unlock( &pool->mutex );
 		}
-		// the loop and its generation together, under the mutex the caller wrote them under
-		cnTaskJob job = pool->job;
-		seen = cnGeneration( atomic_load( &pool->state ) );
-		pthread_mutex_unlock( &pool->mutex );
 		if ( atomic_load( &pool->quit ) )
 		{
 			return NULL;
 		}
-		cnRunRanges( pool, seen, &job, self->workerIndex );
+		seen = cnGeneration( atomic_load( &pool->state ) );
+		cnTaskFn* fn = atomic_load( &pool->fn );
+		void* context = atomic_load( &pool->context );
+		int itemCount = atomic_load( &pool->itemCount );
+		cnRunRanges( pool, seen, fn, context, itemCount, self->workerIndex );
 	}
 }
 
@@ -172,8 +194,13 @@ cnTaskPool* cnTaskPool_Create( int workerCount )
 	pthread_mutex_init( &pool->mutex, NULL );
 	pthread_cond_init( &pool->wake, NULL );
 	pthread_cond_init( &pool->done, NULL );
+	atomic_init( &pool->fn, NULL );
+	atomic_init( &pool->context, NULL );
+	atomic_init( &pool->itemCount, 0 );
 	atomic_init( &pool->state, 0u );
 	atomic_init( &pool->finished, 0 );
+	atomic_init( &pool->sleepers, 0 );
+	atomic_init( &pool->callerSleeps, false );
 	atomic_init( &pool->quit, false );
 
 	// the threads block every signal: a program's handlers (cairn run's SIGINT) run on its own threads
@@ -232,16 +259,21 @@ void cnTaskPool_Destroy( cnTaskPool* pool )
 // workers) finds nothing left when it does and costs the caller nothing.
 static void cnTaskPool_Run( cnTaskPool* pool, int itemCount, int rangeCount, cnTaskFn* fn, void* context )
 {
-	cnTaskJob job = { fn, context, itemCount, rangeCount };
-	pthread_mutex_lock( &pool->mutex );
-	pool->job = job;
+	// every range of the last loop is done, so no thread reads these fields for it any more
+	atomic_store( &pool->fn, fn );
+	atomic_store( &pool->context, context );
+	atomic_store( &pool->itemCount, itemCount );
 	atomic_store( &pool->finished, 0 );
 	uint32_t generation = cnGeneration( atomic_load( &pool->state ) ) + 1u;
-	atomic_store( &pool->state, (uint64_t)generation << 32 );
-	pthread_cond_broadcast( &pool->wake );
-	pthread_mutex_unlock( &pool->mutex );
+	atomic_store( &pool->state, (uint64_t)generation << 32 | (uint64_t)rangeCount << 16 );
+	if ( atomic_load( &pool->sleepers ) > 0 )
+	{
+		pthread_mutex_lock( &pool->mutex );
+		pthread_cond_broadcast( &pool->wake );
+		pthread_mutex_unlock( &pool->mutex );
+	}
 
-	cnRunRanges( pool, generation, &job, 0 );
+	cnRunRanges( pool, generation, fn, context, itemCount, 0 );
 
 	// wait for the ranges other workers took: spin a little, then sleep
 	for ( int spin = 0; atomic_load( &pool->finished ) != rangeCount && spin < CN_SPIN_COUNT; ++spin )
@@ -251,10 +283,12 @@ static void cnTaskPool_Run( cnTaskPool* pool, int itemCount, int rangeCount, cnT
 	if ( atomic_load( &pool->finished ) != rangeCount )
 	{
 		pthread_mutex_lock( &pool->mutex );
+		atomic_store( &pool->callerSleeps, true );
 		while ( atomic_load( &pool->finished ) != rangeCount )
 		{
 			pthread_cond_wait( &pool->done, &pool->mutex );
 		}
+		atomic_store( &pool->callerSleeps, false );
 		pthread_mutex_unlock( &pool->mutex );
 	}
 }
