@@ -191,6 +191,20 @@ static int cliInfoRecording( const char* path )
 		{
 			printf( " %s", cnShapeType_GetName( cnRecording_GetShape( rec, i, j ).type ) );
 		}
+		// version 6: a body created after the first frame or destroyed before the last says when
+		int first = cnRecording_GetBodyFirstFrame( rec, i );
+		if ( first > 0 )
+		{
+			printf( ", created at t = %.9g s", cnRecording_GetFrameTime( rec, first ) );
+		}
+		for ( int f = first > 0 ? first : 0; f < frames; ++f )
+		{
+			if ( cnRecording_GetBodyState( rec, f, i ) == cnRecordedBody_destroyed )
+			{
+				printf( ", destroyed at t = %.9g s", cnRecording_GetFrameTime( rec, f ) );
+				break;
+			}
+		}
 		printf( "\n" );
 	}
 	if ( bodyCount > listLimit )

@@ -521,6 +521,12 @@ int cliPlotLoadRecording( const cliPlotRequest* request, cliPlotData* data )
 			paths.bodies[b].isStatic = cnRecording_GetBodyType( recording, b ) == cnBody_static;
 			for ( int f = 1; f < frameCount; ++f )
 			{
+				// a body that does not exist at either frame (version 6) does not move between them
+				if ( cnRecording_IsBodyPresent( recording, f - 1, b ) == false ||
+					 cnRecording_IsBodyPresent( recording, f, b ) == false )
+				{
+					continue;
+				}
 				cnVec3 p0 = cnRecording_GetBodyTransform( recording, f - 1, b ).p;
 				cnVec3 p1 = cnRecording_GetBodyTransform( recording, f, b ).p;
 				paths.bodies[b].pathLength += cnLength( cnSub( p1, p0 ) );
@@ -547,7 +553,9 @@ int cliPlotLoadRecording( const cliPlotRequest* request, cliPlotData* data )
 		cliPlotBody* body = data->bodies + data->bodyCount - 1;
 		for ( int f = 0; f < frameCount; ++f )
 		{
-			body->position[f] = cnRecording_GetBodyTransform( recording, f, b ).p;
+			// where the body does not exist (version 6) it has no position: a gap in the plot
+			body->position[f] = cnRecording_IsBodyPresent( recording, f, b ) ? cnRecording_GetBodyTransform( recording, f, b ).p
+																			  : cnV3( NAN, NAN, NAN );
 		}
 		// central differences between the frames around each one, one-sided at the ends (a
 		// recording holds positions only); speeds are those of the body's origin

@@ -445,7 +445,11 @@ int cliViewSource_CopyFrames( cliViewSource* source, int from, int count, double
 			frame[0] = cnRecording_GetFrameTime( source->description, from + f );
 			for ( int i = 0; i < bodyCount; ++i )
 			{
-				cnTransform xf = cnRecording_GetBodyTransform( source->description, from + f, i );
+				cnRecordedBodyState state = cnRecording_GetBodyState( source->description, from + f, i );
+				int first = cnRecording_GetBodyFirstFrame( source->description, i );
+				// a body not created yet is given where it will appear
+				cnTransform xf = cnRecording_GetBodyTransform( source->description,
+															   state == cnRecordedBody_notCreated && first >= 0 ? first : from + f, i );
 				double* pose = frame + 1 + 7 * i;
 				pose[0] = xf.p.x;
 				pose[1] = xf.p.y;
@@ -454,6 +458,12 @@ int cliViewSource_CopyFrames( cliViewSource* source, int from, int count, double
 				pose[4] = xf.q.x;
 				pose[5] = xf.q.y;
 				pose[6] = xf.q.z;
+				if ( state != cnRecordedBody_present )
+				{
+					// a body created later or destroyed (version 6): a zero quaternion, which the page
+					// does not draw
+					pose[3] = pose[4] = pose[5] = pose[6] = 0.0;
+				}
 			}
 		}
 		return n;

@@ -22,11 +22,12 @@ extern "C" {
 
 /// Newest version of the byte layout this build writes and reads. Version 2 added polygon shapes,
 /// version 3 each shape's appearance (finish, index of refraction, texture), version 4 the joints,
-/// version 5 the surfaces of hulls, meshes and heightfields (vertices and triangles);
-/// the writer writes the oldest version that holds what it records (1 without polygons, appearance
-/// or joints: the layouts are then the same), so older readers keep reading those files. The reader
-/// reads versions 1 to CN_RECORDING_VERSION.
-#define CN_RECORDING_VERSION 5
+/// version 5 the surfaces of hulls, meshes and heightfields (vertices and triangles), version 6 a
+/// body set that changes while recording (bodies created after the start, bodies destroyed before
+/// the end; cnRecorderDef.changingBodies); the writer writes the oldest version that holds what it
+/// records (1 without polygons, appearance or joints: the layouts are then the same), so older
+/// readers keep reading those files. The reader reads versions 1 to CN_RECORDING_VERSION.
+#define CN_RECORDING_VERSION 6
 
 /// The first version that can hold polygon shapes.
 #define CN_RECORDING_VERSION_POLYGON 2
@@ -39,6 +40,10 @@ extern "C" {
 
 /// The first version that holds hull, mesh and heightfield shapes (as their triangulated surfaces).
 #define CN_RECORDING_VERSION_SURFACES 5
+
+/// The first version whose bodies may be created and destroyed while recording: every frame
+/// describes the bodies created since the frame before and holds a state byte per body.
+#define CN_RECORDING_VERSION_CHANGING_BODIES 6
 
 /// Most vertices of a recorded surface (hull, mesh, heightfield).
 #define CN_RECORDING_MAX_SURFACE_VERTICES ( 1 << 24 )
@@ -121,6 +126,18 @@ typedef enum cnRecordedJointState
 // ---------------------------------------------------------------------------------------------
 // writer
 
+/// Whether a recorded body exists at a frame (version 6; every body is present in older files).
+typedef enum cnRecordedBodyState
+{
+	/// it exists at this frame (and is drawn)
+	cnRecordedBody_present = 0,
+	/// it was created after this frame (its pose there means nothing)
+	cnRecordedBody_notCreated = 1,
+	/// it was destroyed at this frame or before (its pose there is the last one it had)
+	cnRecordedBody_destroyed = 2,
+	cnRecordedBody_stateCount
+} cnRecordedBodyState;
+
 /// What to record.
 typedef struct cnRecorderDef
 {
@@ -137,6 +154,11 @@ typedef struct cnRecorderDef
 	/// body that is not recorded is left out
 	const cnBodyId* bodies;
 	int bodyCount;
+	/// false (default): the body set is fixed, a recorded body that is destroyed makes the next
+	/// frame fail, and bodies created later are not recorded (the file is version 1 to 5). true: the
+	/// file is version 6, a destroyed body is recorded as destroyed from then on, and, when bodies is
+	/// NULL, every body created later is recorded from the first frame it exists at
+	bool changingBodies;
 } cnRecorderDef;
 
 /// Defaults: memory, no name, 60 fps, every body.
@@ -147,9 +169,10 @@ CN_API cnRecorderDef cnDefaultRecorderDef( void );
 CN_API cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def );
 
 /// Appends one frame: the world time, the transform of every recorded body and the state of every
-/// recorded joint (acting, broken or destroyed). Returns false when
-/// writing failed or a recorded body no longer exists; the recorder then refuses further frames and
-/// cnRecorder_Finish fails.
+/// recorded joint (acting, broken or destroyed); with changingBodies, the bodies created since the
+/// last frame and whether each recorded body still exists. Returns false when writing failed or
+/// (without changingBodies) a recorded body no longer exists; the recorder then refuses further
+/// frames and cnRecorder_Finish fails.
 CN_API bool cnRecorder_AddFrame( cnRecorder* recorder, const cnWorld* world );
 
 /// Number of frames added so far.
@@ -204,7 +227,7 @@ CN_API int cnRecording_GetFrameCount( const cnRecording* recording );
 /// Simulated time of a frame (0 when frame is out of range).
 CN_API double cnRecording_GetFrameTime( const cnRecording* recording, int frame );
 
-/// Number of bodies.
+/// Number of bodies (version 6: every body the recording ever held, in the order they were described).
 CN_API int cnRecording_GetBodyCount( const cnRecording* recording );
 
 /// Name of a body ("" when body is out of range).
@@ -223,8 +246,19 @@ CN_API cnRecordedShape cnRecording_GetShape( const cnRecording* recording, int b
 /// origin that holds it); 0 for a plane, which has no size.
 CN_API double cnRecordedShape_GetReach( const cnRecordedShape* shape );
 
-/// Transform of a body's frame at a frame (identity when out of range).
+/// Transform of a body's frame at a frame (identity when out of range or when the body is not created
+/// yet there; its last pose once destroyed): check cnRecording_IsBodyPresent before drawing it.
 CN_API cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int frame, int body );
+
+/// Whether a body exists at a frame: present, not created yet or destroyed (version 6; always present
+/// in older files; cnRecordedBody_notCreated when frame or body is out of range).
+CN_API cnRecordedBodyState cnRecording_GetBodyState( const cnRecording* recording, int frame, int body );
+
+/// True when a body exists at a frame (cnRecording_GetBodyState is cnRecordedBody_present).
+CN_API bool cnRecording_IsBodyPresent( const cnRecording* recording, int frame, int body );
+
+/// The first frame at which a body exists, -1 when it never does (0 for every body of older files).
+CN_API int cnRecording_GetBodyFirstFrame( const cnRecording* recording, int body );
 
 /// Number of joints (0 in files older than version 4).
 CN_API int cnRecording_GetJointCount( const cnRecording* recording );

@@ -22,6 +22,8 @@ typedef struct cnRecordedBody
 	cnBodyType type;
 	int firstShape;
 	int shapeCount;
+	// the first frame the body exists at (version 6: the frame that describes it; else 0)
+	int firstFrame;
 } cnRecordedBody;
 
 struct cnRecording
@@ -46,8 +48,12 @@ struct cnRecording
 	// its name in the slot past shapeCount
 	int textureCapacity;
 	double* times;
-	// frameCount * bodyCount transforms, frame major
+	// frameCount * bodyCount transforms, frame major; version 6: frame f holds frameBodyCounts[f]
+	// transforms from frameOffsets[f] on, with a cnRecordedBodyState each in bodyStates
 	cnTransform* transforms;
+	int* frameBodyCounts;
+	size_t* frameOffsets;
+	uint8_t* bodyStates;
 	// the joints (version 4) with their names, and frameCount * jointCount states, frame major
 	int jointCount;
 	cnRecordedJoint* joints;
@@ -404,6 +410,344 @@ static bool cnReadJoints( cnReader* r, cnRecording* rec, const char* path )
 	return true;
 }
 
+// How far the growing arrays of a recording being read reach.
+typedef struct cnReadCapacities
+{
+	int shapes;
+	size_t vertices, triangles;
+} cnReadCapacities;
+
+static bool cnKeepCapacities( cnReadCapacities* caps, int shapes, size_t vertices, size_t triangles, bool ok )
+{
+	caps->shapes = shapes;
+	caps->vertices = vertices;
+	caps->triangles = triangles;
+	return ok;
+}
+
+// Reads count body records at the reader's position and appends them to rec->bodies (the header's
+// bodies, or in version 6 those a frame describes); false with the error set. The count is checked
+// against the bytes left before anything is allocated for it.
+static bool cnReadBodies( cnReader* r, cnRecording* rec, uint32_t count, uint32_t version, const char* path,
+						  cnReadCapacities* caps )
+{
+	size_t size = r->size;
+	const uint8_t* p;
+	uint32_t nameLength;
+	const uint8_t* name;
+	if ( count > ( size - r->position ) / cn_recMinBodyBytes || (int64_t)rec->bodyCount + count > INT32_MAX )
+	{
+		cnSetError( cnError_badInput, "%s: truncated: the file declares %u bodies but is too short for them", path, count );
+		return false;
+	}
+	uint32_t first = (uint32_t)rec->bodyCount, total = first + count;
+	cnRecordedBody* grown = realloc( rec->bodies, sizeof( cnRecordedBody ) * ( total > 0 ? total : 1 ) );
+	if ( grown == NULL )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+		return false;
+	}
+	memset( grown + first, 0, sizeof( cnRecordedBody ) * count );
+	rec->bodies = grown;
+	rec->bodyCount = (int)total;
+	int shapeCapacity = caps->shapes;
+	size_t vertexCapacity = caps->vertices, triangleCapacity = caps->triangles;
+	for ( uint32_t i = first; i < total; ++i )
+	{
+		cnRecordedBody* body = rec->bodies + i;
+		p = cnReader_Take( r, 4 );
+		nameLength = p != NULL ? cnGetU32( p ) : 0;
+		name = p != NULL ? cnReader_Take( r, nameLength ) : NULL;
+		const uint8_t* counts = name != NULL ? cnReader_Take( r, 8 ) : NULL;
+		if ( counts == NULL )
+		{
+			cnSetError( cnError_badInput, "%s: truncated: the file ends inside body %u of %u", path, i,
+						   total );
+			return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+		}
+		body->name = cnIoCopyBytes( (const char*)name, nameLength );
+		if ( body->name == NULL )
+		{
+			cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+			return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+		}
+		uint32_t type = cnGetU32( counts );
+		uint32_t shapeCount = cnGetU32( counts + 4 );
+		if ( type > (uint32_t)cnBody_dynamic )
+		{
+			cnSetError( cnError_badInput, "%s: corrupt: body %u (\"%s\") has unknown type %u", path, i,
+						   body->name, type );
+			return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+		}
+		body->type = (cnBodyType)type;
+		if ( shapeCount > ( size - r->position ) / cn_recShapeBytes )
+		{
+			cnSetError( cnError_badInput, "%s: truncated: the file ends inside the shapes of body %u (\"%s\")",
+						   path, i, body->name );
+			return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+		}
+		if ( (int64_t)rec->shapeCount + shapeCount > INT32_MAX )
+		{
+			cnSetError( cnError_badInput, "%s: corrupt: too many shapes", path );
+			return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+		}
+		body->firstShape = rec->shapeCount;
+		body->shapeCount = (int)shapeCount;
+		if ( rec->shapeCount + (int)shapeCount > shapeCapacity )
+		{
+			int capacity = shapeCapacity < 16 ? 16 : shapeCapacity;
+			while ( capacity < rec->shapeCount + (int)shapeCount )
+			{
+				capacity = capacity > INT32_MAX / 2 ? INT32_MAX : capacity * 2;
+			}
+			cnRecordedShape* shapes = realloc( rec->shapes, sizeof( cnRecordedShape ) * (size_t)capacity );
+			if ( shapes != NULL )
+			{
+				rec->shapes = shapes;
+			}
+			char** textures = shapes != NULL ? realloc( rec->textures, sizeof( char* ) * (size_t)capacity ) : NULL;
+			if ( textures == NULL )
+			{
+				cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+				return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+			}
+			memset( textures + shapeCapacity, 0, sizeof( char* ) * (size_t)( capacity - shapeCapacity ) );
+			rec->textures = textures;
+			shapeCapacity = capacity;
+			rec->textureCapacity = capacity;
+		}
+		for ( uint32_t j = 0; j < shapeCount; ++j )
+		{
+			// the count check above reserved cn_recShapeBytes per shape, but polygon vertex lists
+			// between the records take bytes too, so a record can still run past the end
+			const uint8_t* record = cnReader_Take( r, cn_recShapeBytes );
+			if ( record == NULL )
+			{
+				cnSetError( cnError_badInput, "%s: truncated: the file ends inside shape %u of body %u (\"%s\")",
+							   path, j, i, body->name );
+				return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+			}
+			cnRecordedShape* shape = rec->shapes + rec->shapeCount;
+			const char* reason = cnReadShape( record, version, shape );
+			if ( reason != NULL )
+			{
+				cnSetError( cnError_badInput, "%s: corrupt: shape %u of body %u (\"%s\") %s", path, j, i,
+							   body->name, reason );
+				return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+			}
+			if ( version >= CN_RECORDING_VERSION_APPEARANCE &&
+				 cnReadAppearance( r, rec, rec->shapeCount, shape, path, i, j, body->name ) == false )
+			{
+				return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+			}
+			char polygonError[160];
+			if ( shape->type == cnShape_polygon &&
+				 cnReadVertices( r, rec, &vertexCapacity, shape, true, 2, CN_RECORDING_MAX_POLYGON_VERTICES, polygonError,
+								 sizeof( polygonError ) ) ==
+					 false )
+			{
+				cnSetError( cnError_badInput, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,
+							   body->name );
+				return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+			}
+			bool surface = shape->type == cnShape_hull || shape->type == cnShape_mesh || shape->type == cnShape_heightfield;
+			if ( surface && cnReadSurface( r, rec, &vertexCapacity, &triangleCapacity, shape, polygonError,
+										   sizeof( polygonError ) ) == false )
+			{
+				cnSetError( cnError_badInput, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,
+							body->name );
+				return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, false );
+			}
+			rec->shapeCount += 1;
+		}
+	}
+	return cnKeepCapacities( caps, shapeCapacity, vertexCapacity, triangleCapacity, true );
+}
+
+// Points every polygon and surface at its vertices and triangles, stored in shape order, and every
+// shape at its texture name, once the arrays no longer move.
+static void cnPointShapes( cnRecording* rec )
+{
+	size_t nextVertex = 0, nextTriangle = 0;
+	for ( int k = 0; k < rec->shapeCount; ++k )
+	{
+		rec->shapes[k].texture = rec->textures[k] != NULL ? rec->textures[k] : "";
+		if ( rec->shapes[k].vertexCount > 0 )
+		{
+			rec->shapes[k].vertices = rec->vertices + nextVertex;
+			nextVertex += (size_t)rec->shapes[k].vertexCount;
+		}
+		if ( rec->shapes[k].triangleCount > 0 )
+		{
+			rec->shapes[k].triangles = rec->triangles + 3 * nextTriangle;
+			nextTriangle += (size_t)rec->shapes[k].triangleCount;
+		}
+	}
+}
+
+// Reads the frames of a version-6 file: each its time, the count and records of the bodies it
+// describes (created since the frame before), a state byte and a pose per body described so far,
+// and a state byte per joint. False with the error set.
+static bool cnReadChangingFrames( cnReader* r, cnRecording* rec, uint32_t frameCount, uint32_t version, const char* path,
+								  cnReadCapacities* caps )
+{
+	size_t jointCount = (size_t)rec->jointCount;
+	size_t bodyBytes = 1 + (size_t)cn_recBodyFrameBytes;
+	// the smallest frame (no new body) bounds the frame count by the file size before any allocation
+	size_t minFrame = 8 + 4 + bodyBytes * (size_t)rec->bodyCount + jointCount * (size_t)cn_recJointFrameBytes;
+	size_t available = r->size - r->position;
+	if ( frameCount > available / minFrame )
+	{
+		return cnSetError( cnError_badInput,
+						   "%s: truncated: the header declares %u frames of at least %zu bytes but the file holds %zu bytes "
+						   "of frames",
+						   path, frameCount, minFrame, available );
+	}
+	size_t frames = frameCount > 0 ? frameCount : 1;
+	rec->times = malloc( sizeof( double ) * frames );
+	rec->frameBodyCounts = malloc( sizeof( int ) * frames );
+	rec->frameOffsets = malloc( sizeof( size_t ) * frames );
+	rec->jointStates = malloc( frameCount * jointCount > 0 ? frameCount * jointCount : 1 );
+	if ( rec->times == NULL || rec->frameBodyCounts == NULL || rec->frameOffsets == NULL || rec->jointStates == NULL )
+	{
+		return cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+	}
+	for ( int i = 0; i < rec->bodyCount; ++i )
+	{
+		rec->bodies[i].firstFrame = -1;
+	}
+	size_t used = 0, capacity = 0;
+	for ( uint32_t f = 0; f < frameCount; ++f )
+	{
+		const uint8_t* head = cnReader_Take( r, 12 );
+		if ( head == NULL )
+		{
+			return cnSetError( cnError_badInput, "%s: truncated: the file ends inside frame %u", path, f );
+		}
+		double time = cnGetF64( head );
+		if ( !isfinite( time ) || ( f > 0 && time < rec->times[f - 1] ) )
+		{
+			return cnSetError( cnError_badInput, "%s: corrupt: frame %u has time %g (not finite or going backwards)", path,
+							   f, time );
+		}
+		rec->times[f] = time;
+		int before = rec->bodyCount;
+		if ( cnReadBodies( r, rec, cnGetU32( head + 8 ), version, path, caps ) == false )
+		{
+			return false;
+		}
+		size_t n = (size_t)rec->bodyCount;
+		for ( size_t i = (size_t)before; i < n; ++i )
+		{
+			rec->bodies[i].firstFrame = -1;
+		}
+		const uint8_t* q = cnReader_Take( r, bodyBytes * n + jointCount * (size_t)cn_recJointFrameBytes );
+		if ( q == NULL )
+		{
+			return cnSetError( cnError_badInput, "%s: truncated: the file ends inside frame %u (%zu bodies, %zu joints)",
+							   path, f, n, jointCount );
+		}
+		if ( used + n > capacity )
+		{
+			// every slot is backed by bodyBytes of the file, so this growth is bounded by its size
+			size_t grown = capacity < 64 ? 64 : capacity;
+			while ( grown < used + n )
+			{
+				grown *= 2;
+			}
+			cnTransform* transforms = realloc( rec->transforms, sizeof( cnTransform ) * grown );
+			if ( transforms != NULL )
+			{
+				rec->transforms = transforms;
+			}
+			uint8_t* states = transforms != NULL ? realloc( rec->bodyStates, grown ) : NULL;
+			if ( states == NULL )
+			{
+				return cnSetError( cnError_outOfMemory, "%s: out of memory", path );
+			}
+			rec->bodyStates = states;
+			capacity = grown;
+		}
+		size_t previous = f > 0 ? rec->frameOffsets[f - 1] : 0;
+		size_t previousCount = f > 0 ? (size_t)rec->frameBodyCounts[f - 1] : 0;
+		for ( size_t i = 0; i < n; ++i )
+		{
+			const char* name = rec->bodies[i].name;
+			uint8_t state = *q++;
+			double v[7];
+			bool finite = true;
+			for ( int k = 0; k < 7; ++k )
+			{
+				v[k] = cnGetF64( q );
+				q += 8;
+				finite = finite && isfinite( v[k] );
+			}
+			if ( state != (uint8_t)cnRecordedBody_present && state != (uint8_t)cnRecordedBody_destroyed )
+			{
+				return cnSetError( cnError_badInput,
+								   "%s: corrupt: frame %u, body %zu (\"%s\"): unknown state %u (0 present, 2 destroyed)",
+								   path, f, i, name, state );
+			}
+			bool wasDestroyed = i < previousCount && rec->bodyStates[previous + i] == (uint8_t)cnRecordedBody_destroyed;
+			cnTransform* t = rec->transforms + used + i;
+			if ( state == (uint8_t)cnRecordedBody_destroyed )
+			{
+				if ( (int)i >= before )
+				{
+					return cnSetError( cnError_badInput,
+									   "%s: corrupt: frame %u describes body %zu (\"%s\") but says it is destroyed there",
+									   path, f, i, name );
+				}
+				// the pose written for a destroyed body is not read: it keeps the last one it had
+				*t = i < previousCount ? rec->transforms[previous + i] : cnTransform_identity;
+			}
+			else
+			{
+				if ( wasDestroyed )
+				{
+					return cnSetError( cnError_badInput,
+									   "%s: corrupt: frame %u, body %zu (\"%s\") is present after it was destroyed", path,
+									   f, i, name );
+				}
+				if ( finite == false || !cnIsUnitQuatLike( v[3], v[4], v[5], v[6] ) )
+				{
+					return cnSetError( cnError_badInput,
+									   "%s: corrupt: frame %u, body %zu (\"%s\"): position not finite or orientation not "
+									   "a unit quaternion",
+									   path, f, i, name );
+				}
+				t->p = cnV3( v[0], v[1], v[2] );
+				t->q = ( cnQuat ){ v[3], v[4], v[5], v[6] };
+				if ( rec->bodies[i].firstFrame < 0 )
+				{
+					rec->bodies[i].firstFrame = (int)f;
+				}
+			}
+			rec->bodyStates[used + i] = state;
+		}
+		for ( size_t j = 0; j < jointCount; ++j )
+		{
+			uint8_t state = *q++;
+			if ( state >= (uint8_t)cnRecordedJoint_stateCount )
+			{
+				return cnSetError( cnError_badInput, "%s: corrupt: frame %u, joint %zu (\"%s\"): unknown state %u", path,
+								   f, j, rec->joints[j].name, state );
+			}
+			rec->jointStates[(size_t)f * jointCount + j] = state;
+		}
+		rec->frameOffsets[f] = used;
+		rec->frameBodyCounts[f] = (int)n;
+		used += n;
+		rec->frameCount = (int)f + 1;
+	}
+	if ( r->position != r->size )
+	{
+		return cnSetError( cnError_badInput, "%s: corrupt: %zu unexpected bytes after frame %u, the last one", path,
+						   r->size - r->position, frameCount );
+	}
+	return true;
+}
+
 static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size, const char* path )
 {
 	cnReader r = { data, size, 0 };
@@ -457,146 +801,15 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 
 	// bodies: every body record takes at least cn_recMinBodyBytes, which bounds the allocation
 	// by the file size whatever the count field says
-	if ( bodyCount > ( size - r.position ) / cn_recMinBodyBytes )
-	{
-		cnSetError( cnError_badInput, "%s: truncated: the header declares %u bodies but the file is too short",
-					   path, bodyCount );
-		return false;
-	}
-	rec->bodyCount = (int)bodyCount;
-	rec->bodies = calloc( bodyCount > 0 ? bodyCount : 1, sizeof( cnRecordedBody ) );
-	if ( rec->sceneName == NULL || rec->bodies == NULL )
+	cnReadCapacities capacities = { 0 };
+	if ( rec->sceneName == NULL )
 	{
 		cnSetError( cnError_outOfMemory, "%s: out of memory", path );
 		return false;
 	}
-	int shapeCapacity = 0;
-	size_t vertexCapacity = 0, triangleCapacity = 0;
-	for ( uint32_t i = 0; i < bodyCount; ++i )
+	if ( cnReadBodies( &r, rec, bodyCount, version, path, &capacities ) == false )
 	{
-		cnRecordedBody* body = rec->bodies + i;
-		p = cnReader_Take( &r, 4 );
-		nameLength = p != NULL ? cnGetU32( p ) : 0;
-		name = p != NULL ? cnReader_Take( &r, nameLength ) : NULL;
-		const uint8_t* counts = name != NULL ? cnReader_Take( &r, 8 ) : NULL;
-		if ( counts == NULL )
-		{
-			cnSetError( cnError_badInput, "%s: truncated: the file ends inside body %u of %u", path, i,
-						   bodyCount );
-			return false;
-		}
-		body->name = cnIoCopyBytes( (const char*)name, nameLength );
-		if ( body->name == NULL )
-		{
-			cnSetError( cnError_outOfMemory, "%s: out of memory", path );
-			return false;
-		}
-		uint32_t type = cnGetU32( counts );
-		uint32_t shapeCount = cnGetU32( counts + 4 );
-		if ( type > (uint32_t)cnBody_dynamic )
-		{
-			cnSetError( cnError_badInput, "%s: corrupt: body %u (\"%s\") has unknown type %u", path, i,
-						   body->name, type );
-			return false;
-		}
-		body->type = (cnBodyType)type;
-		if ( shapeCount > ( size - r.position ) / cn_recShapeBytes )
-		{
-			cnSetError( cnError_badInput, "%s: truncated: the file ends inside the shapes of body %u (\"%s\")",
-						   path, i, body->name );
-			return false;
-		}
-		if ( (int64_t)rec->shapeCount + shapeCount > INT32_MAX )
-		{
-			cnSetError( cnError_badInput, "%s: corrupt: too many shapes", path );
-			return false;
-		}
-		body->firstShape = rec->shapeCount;
-		body->shapeCount = (int)shapeCount;
-		if ( rec->shapeCount + (int)shapeCount > shapeCapacity )
-		{
-			int capacity = shapeCapacity < 16 ? 16 : shapeCapacity;
-			while ( capacity < rec->shapeCount + (int)shapeCount )
-			{
-				capacity = capacity > INT32_MAX / 2 ? INT32_MAX : capacity * 2;
-			}
-			cnRecordedShape* shapes = realloc( rec->shapes, sizeof( cnRecordedShape ) * (size_t)capacity );
-			if ( shapes != NULL )
-			{
-				rec->shapes = shapes;
-			}
-			char** textures = shapes != NULL ? realloc( rec->textures, sizeof( char* ) * (size_t)capacity ) : NULL;
-			if ( textures == NULL )
-			{
-				cnSetError( cnError_outOfMemory, "%s: out of memory", path );
-				return false;
-			}
-			memset( textures + shapeCapacity, 0, sizeof( char* ) * (size_t)( capacity - shapeCapacity ) );
-			rec->textures = textures;
-			shapeCapacity = capacity;
-			rec->textureCapacity = capacity;
-		}
-		for ( uint32_t j = 0; j < shapeCount; ++j )
-		{
-			// the count check above reserved cn_recShapeBytes per shape, but polygon vertex lists
-			// between the records take bytes too, so a record can still run past the end
-			const uint8_t* record = cnReader_Take( &r, cn_recShapeBytes );
-			if ( record == NULL )
-			{
-				cnSetError( cnError_badInput, "%s: truncated: the file ends inside shape %u of body %u (\"%s\")",
-							   path, j, i, body->name );
-				return false;
-			}
-			cnRecordedShape* shape = rec->shapes + rec->shapeCount;
-			const char* reason = cnReadShape( record, version, shape );
-			if ( reason != NULL )
-			{
-				cnSetError( cnError_badInput, "%s: corrupt: shape %u of body %u (\"%s\") %s", path, j, i,
-							   body->name, reason );
-				return false;
-			}
-			if ( version >= CN_RECORDING_VERSION_APPEARANCE &&
-				 cnReadAppearance( &r, rec, rec->shapeCount, shape, path, i, j, body->name ) == false )
-			{
-				return false;
-			}
-			char polygonError[160];
-			if ( shape->type == cnShape_polygon &&
-				 cnReadVertices( &r, rec, &vertexCapacity, shape, true, 2, CN_RECORDING_MAX_POLYGON_VERTICES, polygonError,
-								 sizeof( polygonError ) ) ==
-					 false )
-			{
-				cnSetError( cnError_badInput, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,
-							   body->name );
-				return false;
-			}
-			bool surface = shape->type == cnShape_hull || shape->type == cnShape_mesh || shape->type == cnShape_heightfield;
-			if ( surface && cnReadSurface( &r, rec, &vertexCapacity, &triangleCapacity, shape, polygonError,
-										   sizeof( polygonError ) ) == false )
-			{
-				cnSetError( cnError_badInput, "%s: %s (shape %u of body %u, \"%s\")", path, polygonError, j, i,
-							body->name );
-				return false;
-			}
-			rec->shapeCount += 1;
-		}
-	}
-	// the vertex array no longer moves: point every polygon at its vertices, stored in shape order;
-	// likewise every shape at its texture name
-	size_t nextVertex = 0, nextTriangle = 0;
-	for ( int k = 0; k < rec->shapeCount; ++k )
-	{
-		rec->shapes[k].texture = rec->textures[k] != NULL ? rec->textures[k] : "";
-		if ( rec->shapes[k].vertexCount > 0 )
-		{
-			rec->shapes[k].vertices = rec->vertices + nextVertex;
-			nextVertex += (size_t)rec->shapes[k].vertexCount;
-		}
-		if ( rec->shapes[k].triangleCount > 0 )
-		{
-			rec->shapes[k].triangles = rec->triangles + 3 * nextTriangle;
-			nextTriangle += (size_t)rec->shapes[k].triangleCount;
-		}
+		return false;
 	}
 	if ( version >= CN_RECORDING_VERSION_JOINTS && cnReadJoints( &r, rec, path ) == false )
 	{
@@ -608,6 +821,16 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 					version >= CN_RECORDING_VERSION_JOINTS ? "joint descriptions" : "body descriptions", r.position,
 					headerSize );
 		return false;
+	}
+
+	if ( version >= CN_RECORDING_VERSION_CHANGING_BODIES )
+	{
+		if ( cnReadChangingFrames( &r, rec, frameCount, version, path, &capacities ) == false )
+		{
+			return false;
+		}
+		cnPointShapes( rec );
+		return true;
 	}
 
 	// frames: the size must match the frame count exactly
@@ -687,6 +910,7 @@ static bool cnParseRecording( cnRecording* rec, const uint8_t* data, size_t size
 			rec->jointStates[(size_t)f * jointCount + j] = state;
 		}
 	}
+	cnPointShapes( rec );
 	return true;
 }
 
@@ -766,6 +990,9 @@ void cnDestroyRecording( cnRecording* recording )
 	free( recording->triangles );
 	free( recording->times );
 	free( recording->transforms );
+	free( recording->frameBodyCounts );
+	free( recording->frameOffsets );
+	free( recording->bodyStates );
 	for ( int i = 0; recording->jointNames != NULL && i < recording->jointCount; ++i )
 	{
 		free( recording->jointNames[i] );
@@ -855,7 +1082,50 @@ cnTransform cnRecording_GetBodyTransform( const cnRecording* recording, int fram
 	{
 		return cnTransform_identity;
 	}
+	if ( recording->frameOffsets != NULL )
+	{
+		if ( body >= recording->frameBodyCounts[frame] )
+		{
+			return cnTransform_identity;
+		}
+		return recording->transforms[recording->frameOffsets[frame] + (size_t)body];
+	}
 	return recording->transforms[(size_t)frame * (size_t)recording->bodyCount + (size_t)body];
+}
+
+cnRecordedBodyState cnRecording_GetBodyState( const cnRecording* recording, int frame, int body )
+{
+	if ( frame < 0 || frame >= recording->frameCount || body < 0 || body >= recording->bodyCount )
+	{
+		return cnRecordedBody_notCreated;
+	}
+	if ( recording->frameOffsets == NULL )
+	{
+		return cnRecordedBody_present;
+	}
+	if ( body >= recording->frameBodyCounts[frame] )
+	{
+		return cnRecordedBody_notCreated;
+	}
+	return (cnRecordedBodyState)recording->bodyStates[recording->frameOffsets[frame] + (size_t)body];
+}
+
+bool cnRecording_IsBodyPresent( const cnRecording* recording, int frame, int body )
+{
+	return cnRecording_GetBodyState( recording, frame, body ) == cnRecordedBody_present;
+}
+
+int cnRecording_GetBodyFirstFrame( const cnRecording* recording, int body )
+{
+	if ( body < 0 || body >= recording->bodyCount )
+	{
+		return -1;
+	}
+	if ( recording->version < CN_RECORDING_VERSION_CHANGING_BODIES )
+	{
+		return recording->frameCount > 0 ? 0 : -1;
+	}
+	return recording->bodies[body].firstFrame;
 }
 
 int cnRecording_GetJointCount( const cnRecording* recording )

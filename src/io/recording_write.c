@@ -100,6 +100,17 @@ struct cnRecorder
 	const cnWorld* world;
 	cnBodyId* bodies;
 	int bodyCount;
+	int bodyCapacity;
+	// version 6 (cnRecorderDef.changingBodies): the format version, whether bodies created later are
+	// recorded (every body), how many bodies the frames written so far describe, each recorded body's
+	// last pose (written for a destroyed body), and a world body index -> recorded index map (-1: none)
+	uint32_t version;
+	bool changing;
+	bool recordNew;
+	int describedCount;
+	cnTransform* lastPoses;
+	int* recordedOf;
+	int recordedOfSize;
 	// the recorded joints (version 4), whose state every frame holds
 	cnJointId* joints;
 	int* jointEnds;
@@ -171,6 +182,8 @@ static void cnRecorder_Free( cnRecorder* r )
 	free( r->bytes.data );
 	free( r->name );
 	free( r->bodies );
+	free( r->lastPoses );
+	free( r->recordedOf );
 	free( r->joints );
 	free( r->jointEnds );
 	free( r->frame );
@@ -275,10 +288,44 @@ static void cnDescribeSurface( cnBytes* b, const cnShapeDef* def )
 	}
 }
 
+static bool cnDescribeBody( cnRecorder* r, cnBytes* b, int i );
+
 // Describes the recorded bodies and their shapes into b after the fixed header; returns the format
 // version they need (1 unless a polygon needs 2, an appearance 3 or a joint 4), or 0 with the error
 // set.
 static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
+{
+	const char* path = r->name;
+	// the file is version 1 unless a polygon needs version 2, an appearance version 3 or a joint
+	// version 4, so older readers keep reading it
+	bool appearance, surfaces;
+	cnScanShapes( r, &appearance, &surfaces );
+	uint32_t version = surfaces			  ? CN_RECORDING_VERSION_SURFACES
+					   : r->jointCount > 0 ? CN_RECORDING_VERSION_JOINTS
+										   : ( appearance ? CN_RECORDING_VERSION_APPEARANCE : 1 );
+	if ( r->changing )
+	{
+		version = CN_RECORDING_VERSION_CHANGING_BODIES;
+	}
+	r->version = version;
+	for ( int i = 0; i < r->bodyCount; ++i )
+	{
+		if ( cnDescribeBody( r, b, i ) == false )
+		{
+			return 0;
+		}
+	}
+	if ( b->failed || b->size > UINT32_MAX )
+	{
+		cnSetError( cnError_outOfMemory, "%s: out of memory while describing the bodies", path );
+		return 0;
+	}
+	return r->version;
+}
+
+// Describes recorded body i (its name, type and shapes) into b in the layout of r->version, which a
+// polygon raises to at least 2; false with the error set.
+static bool cnDescribeBody( cnRecorder* r, cnBytes* b, int i )
 {
 	const cnWorld* world = r->world;
 	const char* path = r->name;
@@ -287,15 +334,8 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 		shapeCapacity = 64
 	};
 	cnShapeId shapes[shapeCapacity];
-	// the file is version 1 unless a polygon needs version 2, an appearance version 3 or a joint
-	// version 4, so older readers keep reading it
-	bool appearance, surfaces;
-	cnScanShapes( r, &appearance, &surfaces );
-	uint32_t version = surfaces			  ? CN_RECORDING_VERSION_SURFACES
-					   : r->jointCount > 0 ? CN_RECORDING_VERSION_JOINTS
-										   : ( appearance ? CN_RECORDING_VERSION_APPEARANCE : 1 );
+	uint32_t version = r->version;
 	int badPolygonBody = -1;
-	for ( int i = 0; i < r->bodyCount && badPolygonBody < 0; ++i )
 	{
 		cnBodyId id = r->bodies[i];
 		cnBytes_String( b, cnBody_GetName( world, id ) );
@@ -308,7 +348,7 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 			if ( list == NULL )
 			{
 				b->failed = true;
-				break;
+				return cnSetError( cnError_outOfMemory, "%s: out of memory while describing the bodies", path );
 			}
 		}
 		shapeCount = cnBody_GetShapes( world, id, list, shapeCount );
@@ -376,16 +416,12 @@ static uint32_t cnDescribeBodies( cnRecorder* r, cnBytes* b )
 			free( list );
 		}
 	}
-	if ( badPolygonBody >= 0 )
+	r->version = version;
+	if ( b->failed )
 	{
-		return 0;
+		return cnSetError( cnError_outOfMemory, "%s: out of memory while describing the bodies", path );
 	}
-	if ( b->failed || b->size > UINT32_MAX )
-	{
-		cnSetError( cnError_outOfMemory, "%s: out of memory while describing the bodies", path );
-		return 0;
-	}
-	return version;
+	return badPolygonBody < 0;
 }
 
 // The recorded end of a joint: the index of its body in the recording, -1 for the fixed world or a
@@ -487,6 +523,144 @@ static bool cnDescribeJoints( cnRecorder* r, cnBytes* b )
 	return true;
 }
 
+// Enters recorded bodies from first on into r->recordedOf (world index -> recorded index), growing
+// it; false with the error set.
+static bool cnMapRecordedBodies( cnRecorder* r, int first )
+{
+	for ( int i = first; i < r->bodyCount; ++i )
+	{
+		int index = r->bodies[i].index;
+		if ( index >= r->recordedOfSize )
+		{
+			int size = r->recordedOfSize < 64 ? 64 : r->recordedOfSize;
+			while ( size <= index )
+			{
+				size *= 2;
+			}
+			int* map = realloc( r->recordedOf, sizeof( int ) * (size_t)size );
+			if ( map == NULL )
+			{
+				return cnSetError( cnError_outOfMemory, "%s: out of memory", r->name );
+			}
+			for ( int k = r->recordedOfSize; k < size; ++k )
+			{
+				map[k] = -1;
+			}
+			r->recordedOf = map;
+			r->recordedOfSize = size;
+		}
+		if ( r->recordedOf[index] < 0 ||
+			 r->bodies[r->recordedOf[index]].generation != r->bodies[i].generation )
+		{
+			r->recordedOf[index] = i;
+		}
+	}
+	return true;
+}
+
+// Version 6, recording every body: appends the world's bodies that are not recorded yet (created
+// since the last frame) to r->bodies; false with the error set.
+static bool cnRecordNewBodies( cnRecorder* r, const cnWorld* world )
+{
+	int count = cnWorld_GetBodyCount( world );
+	for ( int i = 0; i < count; ++i )
+	{
+		cnBodyId id = cnWorld_GetBody( world, i );
+		bool known = id.index < r->recordedOfSize && r->recordedOf[id.index] >= 0 &&
+					 r->bodies[r->recordedOf[id.index]].generation == id.generation;
+		if ( known )
+		{
+			continue;
+		}
+		if ( r->bodyCount == r->bodyCapacity )
+		{
+			if ( r->bodyCapacity > INT32_MAX / 2 )
+			{
+				return cnSetError( cnError_outOfMemory, "%s: too many bodies", r->name );
+			}
+			int capacity = 2 * r->bodyCapacity;
+			cnBodyId* bodies = realloc( r->bodies, sizeof( cnBodyId ) * (size_t)capacity );
+			if ( bodies != NULL )
+			{
+				r->bodies = bodies;
+			}
+			cnTransform* poses = bodies != NULL ? realloc( r->lastPoses, sizeof( cnTransform ) * (size_t)capacity ) : NULL;
+			if ( poses == NULL )
+			{
+				return cnSetError( cnError_outOfMemory, "%s: out of memory", r->name );
+			}
+			r->lastPoses = poses;
+			r->bodyCapacity = capacity;
+		}
+		r->bodies[r->bodyCount] = id;
+		r->lastPoses[r->bodyCount] = cnBody_GetTransform( world, id );
+		r->bodyCount += 1;
+		if ( cnMapRecordedBodies( r, r->bodyCount - 1 ) == false )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+// Version 6: builds frame f into b: the time, the bodies created since the last frame (their count
+// and records), then per recorded body its state byte and pose, then the joints' states. False with
+// the error set.
+static bool cnBuildChangingFrame( cnRecorder* r, const cnWorld* world, cnBytes* b )
+{
+	b->size = 0;
+	cnBytes_F64( b, cnWorld_GetTime( world ) );
+	if ( r->recordNew && cnRecordNewBodies( r, world ) == false )
+	{
+		return false;
+	}
+	cnBytes_U32( b, (uint32_t)( r->bodyCount - r->describedCount ) );
+	for ( int i = r->describedCount; i < r->bodyCount; ++i )
+	{
+		if ( cnDescribeBody( r, b, i ) == false )
+		{
+			return false;
+		}
+	}
+	r->describedCount = r->bodyCount;
+	for ( int i = 0; i < r->bodyCount; ++i )
+	{
+		bool present = cnBody_IsValid( world, r->bodies[i] );
+		if ( present )
+		{
+			r->lastPoses[i] = cnBody_GetTransform( world, r->bodies[i] );
+		}
+		uint8_t* p = cnBytes_Grow( b, 1 );
+		if ( p != NULL )
+		{
+			*p = (uint8_t)( present ? cnRecordedBody_present : cnRecordedBody_destroyed );
+		}
+		cnTransform t = r->lastPoses[i];
+		double values[7] = { t.p.x, t.p.y, t.p.z, t.q.w, t.q.x, t.q.y, t.q.z };
+		for ( int k = 0; k < 7; ++k )
+		{
+			cnBytes_F64( b, values[k] );
+		}
+	}
+	for ( int i = 0; i < r->jointCount; ++i )
+	{
+		cnJointId id = r->joints[i];
+		cnRecordedJointState state = cnJoint_IsValid( world, id ) == false ? cnRecordedJoint_removed
+									 : cnJoint_IsBroken( world, id )	   ? cnRecordedJoint_broken
+																		   : cnRecordedJoint_acting;
+		uint8_t* p = cnBytes_Grow( b, 1 );
+		if ( p != NULL )
+		{
+			*p = (uint8_t)state;
+		}
+	}
+	if ( b->failed )
+	{
+		return cnSetError( cnError_outOfMemory, "%s: out of memory", r->name );
+	}
+	return true;
+}
+
 cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 {
 	if ( world == NULL || def == NULL )
@@ -519,9 +693,13 @@ cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 	}
 	r->name = cnIoCopyString( name );
 	r->world = world;
+	r->changing = def->changingBodies;
+	r->recordNew = def->changingBodies && def->bodies == NULL;
 	r->bodyCount = def->bodies != NULL ? def->bodyCount : cnWorld_GetBodyCount( world );
-	r->bodies = calloc( (size_t)( r->bodyCount > 0 ? r->bodyCount : 1 ), sizeof( cnBodyId ) );
-	if ( r->name == NULL || r->bodies == NULL )
+	r->bodyCapacity = r->bodyCount > 0 ? r->bodyCount : 1;
+	r->bodies = calloc( (size_t)r->bodyCapacity, sizeof( cnBodyId ) );
+	r->lastPoses = r->changing ? calloc( (size_t)r->bodyCapacity, sizeof( cnTransform ) ) : NULL;
+	if ( r->name == NULL || r->bodies == NULL || ( r->changing && r->lastPoses == NULL ) )
 	{
 		cnSetError( cnError_outOfMemory, "%s: out of memory", name );
 		cnRecorder_Free( r );
@@ -537,11 +715,16 @@ cnRecorder* cnCreateRecorder( const cnWorld* world, const cnRecorderDef* def )
 			return NULL;
 		}
 	}
-	if ( cnChooseJoints( r ) == false )
+	if ( cnChooseJoints( r ) == false || ( r->changing && cnMapRecordedBodies( r, 0 ) == false ) )
 	{
 		cnRecorder_Free( r );
 		return NULL;
 	}
+	for ( int i = 0; r->changing && i < r->bodyCount; ++i )
+	{
+		r->lastPoses[i] = cnBody_GetTransform( world, r->bodies[i] );
+	}
+	r->describedCount = r->bodyCount;
 	// a frame: the time, every body's pose, every joint's state
 	r->frameBytes = 8 + (size_t)cn_recBodyFrameBytes * (size_t)r->bodyCount +
 					(size_t)cn_recJointFrameBytes * (size_t)r->jointCount;
@@ -632,6 +815,43 @@ bool cnRecorder_AddFrame( cnRecorder* recorder, const cnWorld* world )
 	if ( recorder->frameCount == INT32_MAX )
 	{
 		return cnRecorderFail( recorder, cnError_invalidArgument, "too many frames" );
+	}
+
+	if ( recorder->changing )
+	{
+		cnBytes frame = { 0 };
+		bool built = cnBuildChangingFrame( recorder, world, &frame );
+		bool ok = built;
+		if ( built && recorder->file != NULL )
+		{
+			ok = fwrite( frame.data, 1, frame.size, cnOutputFile_GetStream( recorder->file ) ) == frame.size;
+		}
+		else if ( built )
+		{
+			uint8_t* q = cnBytes_Grow( &recorder->bytes, frame.size );
+			ok = q != NULL;
+			if ( q != NULL )
+			{
+				memcpy( q, frame.data, frame.size );
+			}
+		}
+		free( frame.data );
+		if ( built == false )
+		{
+			char what[400];
+			snprintf( what, sizeof( what ), "%s", cnGetError() );
+			recorder->failed = true;
+			recorder->failure = cnGetErrorCode();
+			snprintf( recorder->failureMessage, sizeof( recorder->failureMessage ), "%s", what );
+			return false;
+		}
+		if ( ok == false )
+		{
+			return cnRecorderFail( recorder, recorder->file != NULL ? cnError_io : cnError_outOfMemory,
+								   recorder->file != NULL ? "write failed" : "out of memory" );
+		}
+		recorder->frameCount += 1;
+		return true;
 	}
 
 	uint8_t* p = recorder->frame;

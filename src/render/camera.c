@@ -33,6 +33,18 @@ static int cnFindRecordedBody( const cnRecording* recording, const char* name )
 	return -1;
 }
 
+// Where a camera on a body sees it at a frame: its pose there; before the body is created (version
+// 6) its first pose, and once destroyed the last one it had.
+static cnTransform cnCameraBodyPose( const cnRecording* recording, int frame, int body )
+{
+	if ( cnRecording_GetBodyState( recording, frame, body ) == cnRecordedBody_notCreated )
+	{
+		int first = cnRecording_GetBodyFirstFrame( recording, body );
+		return first >= 0 ? cnRecording_GetBodyTransform( recording, first, body ) : cnTransform_identity;
+	}
+	return cnRecording_GetBodyTransform( recording, frame, body );
+}
+
 // A camera's up: world z, unless it looks straight along z (then world y).
 static cnVec3 cnUpFor( cnVec3 position, cnVec3 lookAt )
 {
@@ -77,7 +89,7 @@ bool cnCamera_GetView( const cnCameraDef* camera, const cnRecording* recording, 
 			break;
 		case cnCamera_follow:
 		{
-			cnTransform xf = cnRecording_GetBodyTransform( recording, frame, body );
+			cnTransform xf = cnCameraBodyPose( recording, frame, body );
 			view->position = cnAdd( xf.p, camera->offset );
 			view->lookAt = xf.p;
 			view->up = cnUpFor( view->position, view->lookAt );
@@ -86,7 +98,7 @@ bool cnCamera_GetView( const cnCameraDef* camera, const cnRecording* recording, 
 		case cnCamera_mounted:
 		{
 			// AERO's camera on a body: it turns with the body, its up the body's z
-			cnTransform xf = cnRecording_GetBodyTransform( recording, frame, body );
+			cnTransform xf = cnCameraBodyPose( recording, frame, body );
 			view->position = cnTransformPoint( xf, camera->offset );
 			view->lookAt = cnTransformPoint( xf, camera->localLookAt );
 			view->up = cnRotate( xf.q, cnV3( 0.0, 0.0, 1.0 ) );
@@ -208,7 +220,8 @@ static bool cnBoundsOf( const cnRecording* recording, bool movingOnly, cnAABB* b
 	{
 		for ( int b = 0; b < bodies; ++b )
 		{
-			if ( movingOnly && cnRecording_GetBodyType( recording, b ) == cnBody_static )
+			if ( ( movingOnly && cnRecording_GetBodyType( recording, b ) == cnBody_static ) ||
+				 cnRecording_IsBodyPresent( recording, f, b ) == false )
 			{
 				continue;
 			}
@@ -261,6 +274,10 @@ bool cnRecording_IsPlanar( const cnRecording* recording )
 	{
 		for ( int b = 0; b < bodies; ++b )
 		{
+			if ( cnRecording_IsBodyPresent( recording, f, b ) == false )
+			{
+				continue;
+			}
 			cnTransform xf = cnRecording_GetBodyTransform( recording, f, b );
 			// a planar world keeps these exactly zero, so exact comparisons are right here
 			if ( xf.p.z != 0.0 || xf.q.x != 0.0 || xf.q.y != 0.0 )

@@ -647,11 +647,23 @@ static int cnMeshFor( cnGltfWriter* w, int geometry, int material )
 // ---------------------------------------------------------------------------------------------
 // bodies, camera, animation
 
+// A body's pose at a frame as the export shows it: before the body is created (version 6) its first
+// pose, once destroyed its last one (the body is then scaled to nothing).
+static cnTransform cnGltfBodyPose( const cnRecording* rec, int frame, int body )
+{
+	if ( cnRecording_GetBodyState( rec, frame, body ) == cnRecordedBody_notCreated )
+	{
+		int first = cnRecording_GetBodyFirstFrame( rec, body );
+		return first >= 0 ? cnRecording_GetBodyTransform( rec, first, body ) : cnTransform_identity;
+	}
+	return cnRecording_GetBodyTransform( rec, frame, body );
+}
+
 // A body's node with its shapes as child nodes; the body node's index, -1 with the error set.
 static int cnWriteBody( cnGltfWriter* w, int body )
 {
 	const cnRecording* rec = w->recording;
-	cnTransform xf = cnRecording_GetBodyTransform( rec, 0, body );
+	cnTransform xf = cnGltfBodyPose( rec, 0, body );
 	cnBodyType type = cnRecording_GetBodyType( rec, body );
 	const char* bodyName = cnRecording_GetBodyName( rec, body );
 	char fallback[32];
@@ -664,6 +676,15 @@ static int cnWriteBody( cnGltfWriter* w, int body )
 	int index = w->nodeCount++;
 	cnJsonString( w, node, "name", bodyName );
 	cnJsonPose( w, node, xf );
+	if ( cnRecording_IsBodyPresent( rec, 0, body ) == false )
+	{
+		// a body that does not exist at the first frame (version 6) starts scaled to nothing
+		cJSON* scale = cnJsonAdd( w, node, "scale", cJSON_CreateArray() );
+		for ( int k = 0; k < 3; ++k )
+		{
+			cnJsonAdd( w, scale, NULL, cJSON_CreateNumber( 0.0 ) );
+		}
+	}
 	cJSON* extras = cnJsonAdd( w, node, "extras", cJSON_CreateObject() );
 	cnJsonString( w, extras, "cairnBodyType", cnBodyType_GetName( type ) );
 	int shapes = cnRecording_GetShapeCount( rec, body );
@@ -1334,12 +1355,13 @@ bool cnWriteGltf( const char* path, const cnRecording* recording, const cnCamera
 	float* times = malloc( sizeof( float ) * (size_t)keys );
 	float* translations = malloc( sizeof( float ) * 3 * (size_t)keys );
 	float* rotations = malloc( sizeof( float ) * 4 * (size_t)keys );
+	float* presence = malloc( sizeof( float ) * 3 * (size_t)keys );
 	int* bodyNodes = malloc( sizeof( int ) * (size_t)( bodies > 0 ? bodies : 1 ) );
 	int joints = cnRecording_GetJointCount( recording );
 	int* jointNodes = malloc( sizeof( int ) * (size_t)( joints > 0 ? joints : 1 ) );
 	w.root = cJSON_CreateObject();
-	bool ok = times != NULL && translations != NULL && rotations != NULL && bodyNodes != NULL && jointNodes != NULL &&
-			  w.root != NULL;
+	bool ok = times != NULL && translations != NULL && rotations != NULL && presence != NULL && bodyNodes != NULL &&
+			  jointNodes != NULL && w.root != NULL;
 	if ( ok == false )
 	{
 		cnWriterOutOfMemory( &w );
@@ -1408,21 +1430,32 @@ bool cnWriteGltf( const char* path, const cnRecording* recording, const cnCamera
 	// a still (one key) needs no animation; static bodies never move
 	for ( int b = 0; b < bodies && keys > 1; ++b )
 	{
-		if ( cnRecording_GetBodyType( recording, b ) == cnBody_static )
+		// a body that is created or destroyed while recording (version 6) gets a scale track: 1 where
+		// it exists, 0 where it does not
+		bool comesAndGoes = false;
+		for ( int k = 0; k < keys && comesAndGoes == false; ++k )
+		{
+			comesAndGoes = cnRecording_IsBodyPresent( recording, k * o->frameStride, b ) == false;
+		}
+		if ( cnRecording_GetBodyType( recording, b ) == cnBody_static && comesAndGoes == false )
 		{
 			continue;
 		}
 		cnQuat previous = cnQuat_identity;
 		for ( int k = 0; k < keys; ++k )
 		{
-			cnTransform xf = cnRecording_GetBodyTransform( recording, k * o->frameStride, b );
+			cnTransform xf = cnGltfBodyPose( recording, k * o->frameStride, b );
 			cnVec3 p = cnToGltf( xf.p );
 			translations[3 * k + 0] = (float)p.x;
 			translations[3 * k + 1] = (float)p.y;
 			translations[3 * k + 2] = (float)p.z;
 			cnStoreRotation( rotations, k, cnQuatToGltf( cnNormalizeQuat( xf.q ) ), &previous );
+			float shown = cnRecording_IsBodyPresent( recording, k * o->frameStride, b ) ? 1.0f : 0.0f;
+			presence[3 * k + 0] = shown;
+			presence[3 * k + 1] = shown;
+			presence[3 * k + 2] = shown;
 		}
-		cnAddTracks( &w, &animation, bodyNodes[b], translations, rotations, NULL );
+		cnAddTracks( &w, &animation, bodyNodes[b], translations, rotations, comesAndGoes ? presence : NULL );
 	}
 	ok = cnWriteJoints( &w, &animation, jointNodes );
 	if ( ok && o->camera )
@@ -1502,6 +1535,7 @@ done:
 	free( times );
 	free( translations );
 	free( rotations );
+	free( presence );
 	free( bodyNodes );
 	free( jointNodes );
 	cnFreeWriter( &w );

@@ -534,6 +534,11 @@ bool cnWritePovFrame( FILE* out, const cnRecording* recording, int frame, const 
 	int bodies = cnRecording_GetBodyCount( recording );
 	for ( int b = 0; b < bodies; ++b )
 	{
+		// a body not created yet or destroyed (version 6) is not drawn
+		if ( cnRecording_IsBodyPresent( recording, frame, b ) == false )
+		{
+			continue;
+		}
 		cnTransform xf = cnRecording_GetBodyTransform( recording, frame, b );
 		int shapes = cnRecording_GetShapeCount( recording, b );
 		fprintf( out, "// body %d: ", b );

@@ -168,8 +168,17 @@ export class JointView {
 	update(frame) {
 		const a = new Vector3();
 		const b = new Vector3();
+		// a body that does not exist at the frame has a zero quaternion: its joints are not drawn
+		const absent = (body) => {
+			if (body < 0 || !frame) return false;
+			const o = 1 + 7 * body;
+			return frame[o + 3] === 0 && frame[o + 4] === 0 && frame[o + 5] === 0 && frame[o + 6] === 0;
+		};
 		this.scene.joints.forEach((joint, i) => {
 			const look = this.looks[i];
+			const gone = absent(joint.bodyA) || absent(joint.bodyB);
+			for (const p of this.joints[i]) p.mesh.visible = !gone;
+			if (gone) return;
 			anchorAt(frame, joint.bodyA, joint.anchorA, a);
 			anchorAt(frame, joint.bodyB, joint.anchorB, b);
 			const pieces = this.joints[i];

@@ -101,11 +101,18 @@ async function start() {
 
 	// places every body (and joint) at a frame
 	let shown = -1;
+	// bodies the tests hid through setBodyVisible
+	const hiddenByHook = new Set();
 	function show(index) {
 		const f = store.frame(index);
 		if (!f) return false;
 		for (let i = 0; i < bodies.length; ++i) {
 			const o = 1 + 7 * i;
+			// a body that does not exist at this frame (created later or deleted: recording format
+			// version 6, or a cut) comes with a zero quaternion and is not drawn
+			const absent = f[o + 3] === 0 && f[o + 4] === 0 && f[o + 5] === 0 && f[o + 6] === 0;
+			bodies[i].visible = !absent && !hiddenByHook.has(i);
+			if (absent) continue;
 			bodies[i].position.set(f[o], f[o + 1], f[o + 2]);
 			bodies[i].quaternion.set(f[o + 4], f[o + 5], f[o + 6], f[o + 3]);
 		}
@@ -411,8 +418,17 @@ async function start() {
 		},
 		setBodyVisible(name, visible) {
 			const i = byName.get(name);
-			if (i !== undefined) bodies[i].visible = visible;
+			if (i !== undefined) {
+				if (visible) hiddenByHook.delete(i);
+				else hiddenByHook.add(i);
+				show(shown);
+			}
 			stage.render();
+		},
+		/** Whether a body is drawn at the frame shown (false where it does not exist). */
+		bodyDrawn(name) {
+			const i = byName.get(name);
+			return i === undefined ? null : bodies[i].visible;
 		},
 		time: (index) => store.time(index),
 		seek: (index) => player.seek(index),

@@ -41,6 +41,10 @@ export function bodyCenters(scene) {
 // The world position of body i's point `local` at a frame.
 function worldPoint(frame, i, local, out) {
 	const o = 1 + 7 * i;
+	// a body that does not exist at the frame (a zero quaternion) stays where its origin is given
+	if (frame[o + 3] === 0 && frame[o + 4] === 0 && frame[o + 5] === 0 && frame[o + 6] === 0) {
+		return out.set(frame[o], frame[o + 1], frame[o + 2]);
+	}
 	out.set(local[0], local[1], local[2]);
 	out.applyQuaternion(new Quaternion(frame[o + 4], frame[o + 5], frame[o + 6], frame[o + 3]));
 	return out.add(new Vector3(frame[o], frame[o + 1], frame[o + 2]));
