@@ -158,7 +158,9 @@ static enum MHD_Result cliViewEdit_SyncList( cliViewSource* source, struct MHD_C
 	{
 		cliViewText_Printf( &text, "%s%d", i > 0 ? "," : "", source->history.syncPoints[i] );
 	}
-	cliViewText_Printf( &text, "],\"cutFrame\":%d,\"cuts\":%d}\n", source->history.cutFrame, source->history.cutCount );
+	cliViewText_Printf( &text, "],\"cutFrame\":%d,\"cuts\":%d,\"bodyCount\":%d,\"bodySet\":%d}\n",
+						source->history.cutFrame, source->history.cutCount, ( source->stride - 1 ) / 7,
+						source->bodySetVersion );
 	pthread_mutex_unlock( &source->lock );
 	return cliViewEdit_Json( connection, MHD_HTTP_OK, &text );
 }
@@ -283,23 +285,137 @@ static bool cliViewEdit_Library( char* message, size_t size, int index, const ch
 	return false;
 }
 
-static bool cliViewEdit_Apply( cnWorld* world, const cJSON* edit, int index, char* message, size_t size )
+// Whether a parsed value has a "file" key anywhere (cJSON bounds the nesting, so the recursion is
+// bounded too): the server reads no file the network names.
+static bool cliViewEdit_NamesFile( const cJSON* item )
 {
+	for ( const cJSON* child = item != NULL ? item->child : NULL; child != NULL; child = child->next )
+	{
+		if ( ( cJSON_IsObject( item ) && child->string != NULL && strcmp( child->string, "file" ) == 0 ) ||
+			 cliViewEdit_NamesFile( child ) )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+// The material of `from` (a shape's, in another world) in world: the one of the same name, else a
+// new one with its def; -1 when it cannot be made.
+static cnMaterialId cliViewEdit_Material( cnWorld* world, const cnWorld* from, cnMaterialId id )
+{
+	cnMaterialDef def = cnMaterial_GetDef( from, id );
+	if ( def.name != NULL && def.name[0] != 0 )
+	{
+		cnMaterialId same = cnWorld_FindMaterial( world, def.name );
+		if ( same >= 0 )
+		{
+			return same;
+		}
+	}
+	return cnCreateMaterial( world, &def );
+}
+
+// {"op": "add", "body": {...}}: the body, in the scene format, is checked by the scene loader itself
+// in the scene the world at the cut writes (so its materials and the other bodies' names are known),
+// then made in the world with the shapes, materials and mass the loader gave it.
+static bool cliViewEdit_Add( const cnScene* scene, cnWorld* world, const cJSON* edit, int index, char* message,
+							 size_t size, cnBodyId* added )
+{
+	const cJSON* body = cJSON_GetObjectItemCaseSensitive( edit, "body" );
+	if ( cJSON_IsObject( body ) == false )
+	{
+		return cliViewEdit_Fail( message, size, index,
+								 "\"body\": expected a body as a scene's \"bodies\" holds one (docs/scene-format.md)" );
+	}
+	if ( cliViewEdit_NamesFile( body ) )
+	{
+		return cliViewEdit_Fail( message, size, index,
+								 "\"body\": a \"file\" key: the viewer reads no file a request names (write the "
+								 "geometry inline)" );
+	}
+	cnSceneWriteDef def = cnDefaultSceneWriteDef();
+	def.name = scene->name;
+	def.timeStep = scene->timeStep;
+	def.fps = scene->fps;
+	def.duration = scene->duration;
+	char* text = cnWriteSceneToString( world, &def );
+	cJSON* doc = text != NULL ? cJSON_Parse( text ) : NULL;
+	cnFree( text );
+	cJSON* bodies = cJSON_GetObjectItemCaseSensitive( doc, "bodies" );
+	cJSON* copy = cJSON_IsArray( bodies ) ? cJSON_Duplicate( body, true ) : NULL;
+	if ( copy == NULL )
+	{
+		cJSON_Delete( doc );
+		return cliViewEdit_Fail( message, size, index, "cannot write the world at the cut as a scene" );
+	}
+	int at = cJSON_GetArraySize( bodies );
+	cJSON_AddItemToArray( bodies, copy );
+	char* json = cJSON_PrintUnformatted( doc );
+	cJSON_Delete( doc );
+	cnScene* checked = json != NULL ? cnLoadSceneFromString( json, "the scene at the cut" ) : NULL;
+	cJSON_free( json );
+	if ( checked == NULL )
+	{
+		snprintf( message, size, "edits[%d] (add): %s", index, cnGetError() );
+		return false;
+	}
+	const cnWorld* from = checked->world;
+	cnBodyId source = cnWorld_GetBody( from, at );
+	cnBodyDef bodyDef = cnBody_GetDef( from, source );
+	cnBodyId id = cnCreateBody( world, &bodyDef );
+	bool ok = cnBody_IsValid( world, id );
+	int shapeCount = ok ? cnBody_GetShapeCount( from, source ) : 0;
+	cnShapeId* shapes = malloc( sizeof( cnShapeId ) * (size_t)( shapeCount > 0 ? shapeCount : 1 ) );
+	ok = ok && shapes != NULL;
+	shapeCount = ok ? cnBody_GetShapes( from, source, shapes, shapeCount ) : 0;
+	for ( int i = 0; ok && i < shapeCount; ++i )
+	{
+		// (the shape takes its own reference to a hull, mesh or heightfield of the checked world)
+		cnShapeDef shapeDef = cnShape_GetDef( from, shapes[i] );
+		shapeDef.material = cliViewEdit_Material( world, from, shapeDef.material );
+		ok = shapeDef.material >= 0 && cnShape_IsValid( world, cnCreateShape( world, id, &shapeDef ) );
+	}
+	free( shapes );
+	if ( ok && cnBody_GetType( from, source ) == cnBody_dynamic &&
+		 cnBody_GetMass( from, source ) != cnBody_GetMass( world, id ) )
+	{
+		ok = cnBody_SetMass( world, id, cnBody_GetMass( from, source ) );
+	}
+	cnDestroyScene( checked );
+	if ( ok == false )
+	{
+		cnDestroyBody( world, id );
+		return cliViewEdit_Library( message, size, index, "add" );
+	}
+	*added = id;
+	return true;
+}
+
+// Applies one edit to the world at the cut; *added is the body an "add" made (else the null id).
+static bool cliViewEdit_Apply( const cnScene* scene, cnWorld* world, const cJSON* edit, int index, char* message,
+							   size_t size, cnBodyId* added )
+{
+	*added = cnBodyId_null;
 	const cJSON* opItem = cJSON_GetObjectItemCaseSensitive( edit, "op" );
 	if ( cJSON_IsObject( edit ) == false || cJSON_IsString( opItem ) == false )
 	{
 		return cliViewEdit_Fail( message, size, index, "expected an object with \"op\"" );
 	}
 	const char* op = opItem->valuestring;
-	if ( strcmp( op, "add" ) == 0 || strcmp( op, "delete" ) == 0 )
+	if ( strcmp( op, "add" ) == 0 )
 	{
-		return cliViewEdit_Fail( message, size, index,
-								 "adding and deleting bodies at a cut is not built yet (docs/viewer.md)" );
+		return cliViewEdit_Add( scene, world, edit, index, message, size, added );
 	}
 	cnBodyId body = cliViewEdit_Body( world, edit );
 	if ( cnBody_IsValid( world, body ) == false )
 	{
 		return cliViewEdit_Fail( message, size, index, "\"body\": expected the name or index of a body" );
+	}
+	if ( strcmp( op, "delete" ) == 0 )
+	{
+		// its joints, forces and contacts go with it
+		return cnDestroyBody( world, body ) || cliViewEdit_Library( message, size, index, op );
 	}
 	if ( strcmp( op, "move" ) == 0 )
 	{
@@ -415,6 +531,111 @@ static enum MHD_Result cliViewEdit_Sync( cliViewSource* source, struct MHD_Conne
 	return cliViewEdit_SyncList( source, connection );
 }
 
+// Whether an edit list adds a body (adds only: true), or adds or deletes one.
+static bool cliViewEdit_ChangesBodies( const cJSON* edits, bool addsOnly )
+{
+	for ( const cJSON* e = edits != NULL ? edits->child : NULL; e != NULL; e = e->next )
+	{
+		const cJSON* op = cJSON_GetObjectItemCaseSensitive( e, "op" );
+		if ( cJSON_IsString( op ) &&
+			 ( strcmp( op->valuestring, "add" ) == 0 || ( addsOnly == false && strcmp( op->valuestring, "delete" ) == 0 ) ) )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+// The same of an edit list kept as JSON text.
+static bool cliViewEdit_TextChangesBodies( const char* text, bool addsOnly )
+{
+	cJSON* edits = cJSON_Parse( text );
+	bool changes = cliViewEdit_ChangesBodies( edits, addsOnly );
+	cJSON_Delete( edits );
+	return changes;
+}
+
+// Describes every body the history holds, in the order the viewer numbers them: frame 0's world,
+// then at each cut (frames ascending; one at frame 0 is in frame 0's snapshot already) the bodies
+// its edits add and delete, recorded with a changing body set (format version 6). *ids gets the
+// bodies' ids (*count of them), which are those of the simulated world too: a snapshot keeps every
+// id, and the same bodies are made and destroyed in the same order. NULL with message set.
+static cnRecording* cliViewEdit_DescribeHistory( cliViewSource* source, const int* cutFrames, char* const* cutEdits,
+												 int cuts, cnBodyId** ids, int* count, char* message, size_t size )
+{
+	cnWorld* world = cliViewEdit_WorldAt( source, 0, message, size );
+	if ( world == NULL )
+	{
+		return NULL;
+	}
+	int n = cnWorld_GetBodyCount( world ), capacity = n + 16;
+	cnBodyId* list = malloc( sizeof( cnBodyId ) * (size_t)capacity );
+	cnRecorderDef def = cnDefaultRecorderDef();
+	def.sceneName = source->scene->name;
+	def.fps = source->scene->fps;
+	def.changingBodies = true;
+	cnRecorder* recorder = list != NULL ? cnCreateRecorder( world, &def ) : NULL;
+	bool ok = recorder != NULL && cnRecorder_AddFrame( recorder, world );
+	for ( int i = 0; ok && i < n; ++i )
+	{
+		list[i] = cnWorld_GetBody( world, i );
+	}
+	for ( int k = 0; ok && k < cuts; ++k )
+	{
+		if ( cutFrames[k] == 0 )
+		{
+			continue;
+		}
+		cJSON* edits = cJSON_Parse( cutEdits[k] );
+		int index = 0;
+		for ( const cJSON* e = edits != NULL ? edits->child : NULL; ok && e != NULL; e = e->next, ++index )
+		{
+			const cJSON* op = cJSON_GetObjectItemCaseSensitive( e, "op" );
+			if ( cJSON_IsString( op ) == false ||
+				 ( strcmp( op->valuestring, "add" ) != 0 && strcmp( op->valuestring, "delete" ) != 0 ) )
+			{
+				continue;
+			}
+			cnBodyId added;
+			ok = cliViewEdit_Apply( source->scene, world, e, index, message, size, &added );
+			if ( ok && cnBody_IsValid( world, added ) )
+			{
+				if ( n == capacity )
+				{
+					capacity *= 2;
+					cnBodyId* grown = realloc( list, sizeof( cnBodyId ) * (size_t)capacity );
+					ok = grown != NULL;
+					list = grown != NULL ? grown : list;
+				}
+				if ( ok )
+				{
+					list[n++] = added;
+				}
+			}
+		}
+		cJSON_Delete( edits );
+		ok = ok && cnRecorder_AddFrame( recorder, world );
+	}
+	size_t bytesSize = 0;
+	const void* bytes = ok && cnRecorder_Finish( recorder ) ? cnRecorder_GetBytes( recorder, &bytesSize ) : NULL;
+	cnRecording* description = bytes != NULL ? cnLoadRecordingFromMemory( bytes, bytesSize, source->scene->path ) : NULL;
+	cnDestroyRecorder( recorder );
+	cnDestroyWorld( world );
+	if ( description == NULL || cnRecording_GetBodyCount( description ) != n )
+	{
+		if ( message[0] == 0 || ok )
+		{
+			snprintf( message, size, "cannot describe the bodies of the edited history" );
+		}
+		cnDestroyRecording( description );
+		free( list );
+		return NULL;
+	}
+	*ids = list;
+	*count = n;
+	return description;
+}
+
 static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connection* connection, const cJSON* root )
 {
 	int frame = 0;
@@ -427,7 +648,7 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connec
 	{
 		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "edits: expected an array" );
 	}
-	char message[600];
+	char message[600] = "";
 	pthread_mutex_lock( &s_cutLock );
 	cnWorld* world = cliViewEdit_WorldAt( source, frame, message, sizeof( message ) );
 	if ( world == NULL )
@@ -435,14 +656,20 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connec
 		pthread_mutex_unlock( &s_cutLock );
 		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, message );
 	}
-	// the world made again is the one that made the frame: the run is deterministic
+	// the world made again is the one that made the frame: the run is deterministic (a body that
+	// does not exist in it is not drawn in the frame: a zero quaternion)
 	int bodyCount = ( source->stride - 1 ) / 7;
 	double* cached = malloc( (size_t)source->stride * sizeof( double ) );
 	bool same = cached != NULL && cliViewSource_CopyFrames( source, frame, 1, cached ) == 1;
 	for ( int i = 0; same && i < bodyCount; ++i )
 	{
-		cnTransform xf = cnBody_GetTransform( world, cnWorld_GetBody( world, i ) );
 		const double* pose = cached + 1 + 7 * i;
+		if ( cnBody_IsValid( world, source->bodies[i] ) == false )
+		{
+			same = pose[3] == 0.0 && pose[4] == 0.0 && pose[5] == 0.0 && pose[6] == 0.0;
+			continue;
+		}
+		cnTransform xf = cnBody_GetTransform( world, source->bodies[i] );
 		same = pose[0] == xf.p.x && pose[1] == xf.p.y && pose[2] == xf.p.z && pose[3] == xf.q.w && pose[4] == xf.q.x &&
 			   pose[5] == xf.q.y && pose[6] == xf.q.z;
 	}
@@ -457,20 +684,94 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connec
 	int index = 0;
 	for ( const cJSON* e = edits != NULL ? edits->child : NULL; e != NULL; e = e->next, ++index )
 	{
-		if ( cliViewEdit_Apply( world, e, index, message, sizeof( message ) ) == false )
+		cnBodyId added;
+		if ( cliViewEdit_Apply( source->scene, world, e, index, message, sizeof( message ), &added ) == false )
 		{
 			cnDestroyWorld( world );
 			pthread_mutex_unlock( &s_cutLock );
 			return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, message );
 		}
 	}
-	char* editsText = edits != NULL ? cJSON_PrintUnformatted( edits ) : NULL;
-	bool ok = cliViewSource_Restart( source, world, frame );
+
+	// the history this cut leaves: the cuts before its frame, then this one (a cut at the same frame
+	// as the last one adds to its edits: the world at the frame is already that cut's)
+	pthread_mutex_lock( &source->lock );
+	int kept = 0;
+	while ( kept < source->history.cutListCount && source->history.cutFrames[kept] < frame )
+	{
+		++kept;
+	}
+	bool changedBefore = false;
+	for ( int i = 0; i < source->history.cutListCount; ++i )
+	{
+		changedBefore = changedBefore || cliViewEdit_TextChangesBodies( source->history.cutEdits[i], true );
+	}
+	int* cutFrames = malloc( sizeof( int ) * (size_t)( kept + 1 ) );
+	char** cutEdits = calloc( (size_t)kept + 1, sizeof( char* ) );
+	cJSON* merged = cJSON_CreateArray();
+	bool ok = cutFrames != NULL && cutEdits != NULL && merged != NULL;
+	for ( int i = 0; ok && i < kept; ++i )
+	{
+		cutFrames[i] = source->history.cutFrames[i];
+		cutEdits[i] = source->history.cutEdits[i];
+	}
+	for ( int i = kept; ok && i < source->history.cutListCount && source->history.cutFrames[i] == frame; ++i )
+	{
+		cJSON* before = cJSON_Parse( source->history.cutEdits[i] );
+		for ( cJSON* e = before != NULL ? before->child : NULL; e != NULL; e = e->next )
+		{
+			cJSON_AddItemToArray( merged, cJSON_Duplicate( e, true ) );
+		}
+		cJSON_Delete( before );
+	}
+	pthread_mutex_unlock( &source->lock );
+	for ( const cJSON* e = edits != NULL && ok ? edits->child : NULL; e != NULL; e = e->next )
+	{
+		cJSON_AddItemToArray( merged, cJSON_Duplicate( e, true ) );
+	}
+	char* editsText = ok ? cJSON_PrintUnformatted( merged ) : NULL;
+	cJSON_Delete( merged );
+	ok = ok && editsText != NULL;
+	if ( ok )
+	{
+		cutFrames[kept] = frame;
+		cutEdits[kept] = editsText;
+	}
+	// bodies added (now, or by the cuts this one drops or keeps): every body the history holds,
+	// described again (a deleted body keeps its place: it is only absent from the cut on)
+	cnBodyId* ids = NULL;
+	int idCount = 0;
+	cnRecording* description = NULL;
+	if ( ok && ( changedBefore || cliViewEdit_ChangesBodies( edits, true ) ) )
+	{
+		description = cliViewEdit_DescribeHistory( source, cutFrames, cutEdits, kept + 1, &ids, &idCount, message,
+												   sizeof( message ) );
+		ok = description != NULL;
+		if ( ok && idCount == bodyCount && memcmp( ids, source->bodies, sizeof( cnBodyId ) * (size_t)idCount ) == 0 )
+		{
+			// the same bodies as before (a cut at the frame of the one that added them): nothing to change
+			free( ids );
+			cnDestroyRecording( description );
+			ids = NULL;
+			description = NULL;
+		}
+	}
+	free( cutFrames );
+	free( cutEdits );
+	if ( ok == false )
+	{
+		cJSON_free( editsText );
+		cnDestroyWorld( world );
+		pthread_mutex_unlock( &s_cutLock );
+		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR,
+								  message[0] != 0 ? message : "out of memory" );
+	}
+	ok = cliViewSource_Restart( source, world, frame, ids, idCount, description );
 	pthread_mutex_lock( &source->lock );
 	// (Restart dropped the later cuts; without memory for this one, the saved recording stops here)
-	bool kept = cliViewHistory_AddCut( &source->history, frame, editsText != NULL ? editsText : "[]" );
+	bool added = cliViewHistory_AddCut( &source->history, frame, editsText );
 	pthread_mutex_unlock( &source->lock );
-	(void)kept;
+	(void)added;
 	cJSON_free( editsText );
 	pthread_mutex_unlock( &s_cutLock );
 	if ( ok == false )
@@ -562,6 +863,11 @@ static enum MHD_Result cliViewEdit_SaveRecording( cliViewSource* source, struct 
 		cnRecorderDef def = cnDefaultRecorderDef();
 		def.sceneName = source->scene->name;
 		def.fps = source->scene->fps;
+		// bodies added or deleted at a cut: format version 6 (else the version a run records)
+		for ( int i = 0; i < cuts; ++i )
+		{
+			def.changingBodies = def.changingBodies || cliViewEdit_TextChangesBodies( cutEdits[i], false );
+		}
 		replay.recorder = cnCreateRecorder( world, &def );
 	}
 	ok = replay.recorder != NULL;
@@ -574,7 +880,8 @@ static enum MHD_Result cliViewEdit_SaveRecording( cliViewSource* source, struct 
 			int index = 0;
 			for ( const cJSON* e = edits != NULL ? edits->child : NULL; ok && e != NULL; e = e->next, ++index )
 			{
-				ok = cliViewEdit_Apply( world, e, index, message, sizeof( message ) );
+				cnBodyId added;
+				ok = cliViewEdit_Apply( source->scene, world, e, index, message, sizeof( message ), &added );
 			}
 			cJSON_Delete( edits );
 		}

@@ -56,6 +56,10 @@ struct cliViewServer
 	/// fps, bodies, shapes and joints
 	char* sceneJson;
 	size_t sceneJsonSize;
+	/// the source's bodySetVersion sceneJson describes; a cut that adds or deletes bodies makes the
+	/// next /api/scene describe them again, under sceneLock
+	int sceneVersion;
+	pthread_mutex_t sceneLock;
 	/// held for reading by every request that reads the source or sceneJson, for writing by the
 	/// editor's apply (view_scene_edit.c), which replaces both while no request reads them
 	pthread_rwlock_t swap;
@@ -163,7 +167,7 @@ static void cliViewJson_Scene( cliViewText* text, const cliViewSource* source )
 	cliViewText_Number( text, source->fps );
 	cliViewText_Puts( text, ",\"duration\":" );
 	cliViewText_Number( text, source->duration );
-	cliViewText_Printf( text, ",\"stride\":%d,", source->stride );
+	cliViewText_Printf( text, ",\"stride\":%d,\"bodySet\":%d,", source->stride, source->bodySetVersion );
 	cliViewServer_DescribeBodies( text, r );
 }
 
@@ -230,7 +234,9 @@ static void cliViewJson_Centers( cliViewText* text, const cliViewSource* source 
 	int bodyCount = cnRecording_GetBodyCount( source->description );
 	for ( int i = 0; i < bodyCount; ++i )
 	{
-		cnVec3 c = cnBody_GetLocalCenterOfMass( source->scene->world, source->bodies[i] );
+		// (after a cut that added or deleted bodies, the centres it read: the world now runs)
+		cnVec3 c = source->centers != NULL ? source->centers[i]
+										   : cnBody_GetLocalCenterOfMass( source->scene->world, source->bodies[i] );
 		// JSON has no NaN: a body without a centre (none is expected) is drawn from its origin
 		c = isfinite( c.x + c.y + c.z ) ? c : cnV3( 0.0, 0.0, 0.0 );
 		cliViewText_Puts( text, i > 0 ? "," : "" );
@@ -652,6 +658,7 @@ static bool cliViewServer_Apply( void* context, cnScene* scene, char* error, siz
 	free( server->sceneJson );
 	server->sceneJson = json;
 	server->sceneJsonSize = size;
+	server->sceneVersion = server->source->bodySetVersion;
 	if ( cliViewSource_Start( server->source ) == false )
 	{
 		snprintf( error, errorSize, "the scene was applied but its simulation thread cannot start" );
@@ -851,7 +858,25 @@ static enum MHD_Result cliViewServer_Route( cliViewServer* server, cliViewSource
 		cliViewText_Puts( &text, "{" );
 		if ( scene )
 		{
+			pthread_mutex_lock( &server->sceneLock );
+			if ( server->sceneVersion != source->bodySetVersion )
+			{
+				cliViewText fresh = { 0 };
+				cliViewJson_Scene( &fresh, source );
+				cliViewJson_Runs( &fresh, server->sources, server->runCount );
+				cliViewJson_Centers( &fresh, source );
+				size_t size = 0;
+				char* json = cliViewText_Take( &fresh, &size );
+				if ( json != NULL )
+				{
+					free( server->sceneJson );
+					server->sceneJson = json;
+					server->sceneJsonSize = size;
+					server->sceneVersion = source->bodySetVersion;
+				}
+			}
 			cliViewText_Append( &text, server->sceneJson, server->sceneJsonSize );
+			pthread_mutex_unlock( &server->sceneLock );
 			cliViewText_Puts( &text, "," );
 		}
 		cliViewServer_AppendStatus( &text, source );
@@ -939,6 +964,7 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 	server->sources = sources;
 	server->runCount = runCount;
 	pthread_rwlock_init( &server->swap, NULL );
+	pthread_mutex_init( &server->sceneLock, NULL );
 	cliViewText text = { 0 };
 	cliViewJson_Scene( &text, source );
 	cliViewJson_Runs( &text, sources, runCount );
@@ -948,6 +974,7 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 	{
 		snprintf( error, errorSize, "out of memory" );
 		pthread_rwlock_destroy( &server->swap );
+		pthread_mutex_destroy( &server->sceneLock );
 		free( server );
 		return NULL;
 	}
@@ -970,6 +997,7 @@ cliViewServer* cliViewServer_StartRuns( cliViewSource* sources, int runCount, co
 				  errno != 0 ? strerror( errno ) : "the address is in use or not this machine's" );
 		free( server->sceneJson );
 		pthread_rwlock_destroy( &server->swap );
+		pthread_mutex_destroy( &server->sceneLock );
 		free( server );
 		return NULL;
 	}
@@ -1001,5 +1029,6 @@ void cliViewServer_Stop( cliViewServer* server )
 	MHD_stop_daemon( server->daemon );
 	free( server->sceneJson );
 	pthread_rwlock_destroy( &server->swap );
+	pthread_mutex_destroy( &server->sceneLock );
 	free( server );
 }

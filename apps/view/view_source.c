@@ -142,8 +142,19 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 		out[0] = cnWorld_GetTime( world );
 		for ( int i = 0; i < bodyCount; ++i )
 		{
-			cnTransform xf = cnBody_GetTransform( world, source->bodies[i] );
 			double* pose = out + 1 + 7 * i;
+			if ( cnBody_IsValid( world, source->bodies[i] ) == false )
+			{
+				// a body deleted at a cut, or added at a later one: a zero quaternion, not drawn, where
+				// it was last (its position keeps the page's trail in place)
+				const double* before = source->frameCount > 0 ? pose - source->stride : NULL;
+				for ( int k = 0; k < 7; ++k )
+				{
+					pose[k] = k < 3 && before != NULL ? before[k] : 0.0;
+				}
+				continue;
+			}
+			cnTransform xf = cnBody_GetTransform( world, source->bodies[i] );
 			pose[0] = xf.p.x;
 			pose[1] = xf.p.y;
 			pose[2] = xf.p.z;
@@ -168,6 +179,11 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 		for ( int i = 0; i < bodyCount; ++i )
 		{
 			cnBodyId id = source->bodies[i];
+			if ( cnBody_IsValid( world, id ) == false )
+			{
+				memset( states + (size_t)i * CLI_VIEW_BODY_NUMBERS, 0, CLI_VIEW_BODY_NUMBERS * sizeof( double ) );
+				continue;
+			}
 			cnVec3 v = cnBody_GetLinearVelocity( world, id );
 			cnVec3 w = cnBody_GetAngularVelocity( world, id );
 			double mass = cnBody_GetMass( world, id );
@@ -362,7 +378,8 @@ bool cliViewSource_Start( cliViewSource* source )
 	return started;
 }
 
-bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame )
+bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame, cnBodyId* bodies, int bodyCount,
+							cnRecording* description )
 {
 	pthread_mutex_lock( &source->lock );
 	bool started = source->threadStarted;
@@ -375,13 +392,17 @@ bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame )
 		cnWorld_Cancel( source->scene->world );
 		pthread_join( thread, NULL );
 	}
+	bool set = bodies == NULL || cliViewSource_SetBodies( source, bodies, bodyCount, description, world, frame );
+	if ( set == false )
+	{
+		free( bodies );
+		cnDestroyRecording( description );
+	}
 	pthread_mutex_lock( &source->lock );
 	cnDestroyWorld( source->scene->world );
 	source->scene->world = world;
-	for ( int i = 0; i < ( source->stride - 1 ) / 7; ++i )
-	{
-		source->bodies[i] = cnWorld_GetBody( world, i );
-	}
+	// the body list keeps its ids: a snapshot restores every body's id, and bodies added at a cut
+	// are given theirs by cliViewSource_SetBodies
 	// the run writes frame `frame` again, the edited world's, and snapshots it first
 	source->frameCount = frame < source->frameCount ? frame : source->frameCount;
 	source->contactCount = source->contactStart != NULL ? source->contactStart[source->frameCount] : 0;
@@ -392,7 +413,81 @@ bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame )
 	source->history.cutFrame = frame;
 	source->history.cutCount += 1;
 	pthread_mutex_unlock( &source->lock );
-	return cliViewSource_Start( source );
+	return cliViewSource_Start( source ) && set;
+}
+
+bool cliViewSource_SetBodies( cliViewSource* source, cnBodyId* bodies, int bodyCount, cnRecording* description,
+							  const cnWorld* world, int frame )
+{
+	pthread_mutex_lock( &source->lock );
+	int oldCount = ( source->stride - 1 ) / 7;
+	int stride = 1 + 7 * bodyCount;
+	int kept = frame < source->frameCount ? frame : source->frameCount;
+	int capacity = source->frameCapacity > kept ? source->frameCapacity : kept;
+	size_t cacheBytes = (size_t)capacity * (size_t)stride * sizeof( double );
+	size_t stateBytes = (size_t)capacity * (size_t)( CLI_VIEW_BODY_NUMBERS * bodyCount ) * sizeof( double );
+	double* cache = malloc( cacheBytes > 0 ? cacheBytes : 1 );
+	double* states = malloc( stateBytes > 0 ? stateBytes : 1 );
+	cnVec3* centers = malloc( sizeof( cnVec3 ) * (size_t)( bodyCount > 0 ? bodyCount : 1 ) );
+	for ( int i = 0; centers != NULL && i < bodyCount; ++i )
+	{
+		// a body deleted already keeps the centre it had (else its origin)
+		cnVec3 c = cnBody_IsValid( world, bodies[i] ) ? cnBody_GetLocalCenterOfMass( world, bodies[i] )
+					: i < oldCount && source->centers != NULL ? source->centers[i]
+					: i < oldCount && cnBody_IsValid( source->scene->world, source->bodies[i] )
+						? cnBody_GetLocalCenterOfMass( source->scene->world, source->bodies[i] )
+						: cnVec3_zero;
+		centers[i] = c;
+	}
+	// two slots in the retired list, so retiring cannot fail half-way
+	void** grown = realloc( source->retired, sizeof( void* ) * (size_t)( source->retiredCount + 2 ) );
+	source->retired = grown != NULL ? grown : source->retired;
+	if ( cache == NULL || states == NULL || grown == NULL || centers == NULL )
+	{
+		pthread_mutex_unlock( &source->lock );
+		free( cache );
+		free( states );
+		free( centers );
+		return false;
+	}
+	int shared = oldCount < bodyCount ? oldCount : bodyCount;
+	for ( int f = 0; f < kept; ++f )
+	{
+		const double* from = source->cache + (size_t)f * (size_t)source->stride;
+		double* to = cache + (size_t)f * (size_t)stride;
+		memcpy( to, from, (size_t)( 1 + 7 * shared ) * sizeof( double ) );
+		for ( int i = shared; i < bodyCount; ++i )
+		{
+			// a body new to these frames did not exist then: not drawn, waiting where it will appear
+			cnTransform xf = cnBody_IsValid( world, bodies[i] ) ? cnBody_GetTransform( world, bodies[i] ) : cnTransform_identity;
+			double* pose = to + 1 + 7 * i;
+			pose[0] = xf.p.x;
+			pose[1] = xf.p.y;
+			pose[2] = xf.p.z;
+			pose[3] = pose[4] = pose[5] = pose[6] = 0.0;
+		}
+		const double* fromStates = source->bodyStates + (size_t)f * (size_t)( CLI_VIEW_BODY_NUMBERS * oldCount );
+		double* toStates = states + (size_t)f * (size_t)( CLI_VIEW_BODY_NUMBERS * bodyCount );
+		memcpy( toStates, fromStates, (size_t)( CLI_VIEW_BODY_NUMBERS * shared ) * sizeof( double ) );
+		memset( toStates + CLI_VIEW_BODY_NUMBERS * shared, 0,
+				(size_t)( CLI_VIEW_BODY_NUMBERS * ( bodyCount - shared ) ) * sizeof( double ) );
+	}
+	free( source->cache );
+	free( source->bodyStates );
+	source->cache = cache;
+	source->bodyStates = states;
+	source->frameCapacity = capacity;
+	source->frameCount = kept;
+	source->retired[source->retiredCount++] = source->description;
+	source->retired[source->retiredCount++] = source->bodies;
+	source->description = description;
+	source->bodies = bodies;
+	source->stride = stride;
+	free( source->centers );
+	source->centers = centers;
+	source->bodySetVersion += 1;
+	pthread_mutex_unlock( &source->lock );
+	return true;
 }
 
 void cliViewSource_Close( cliViewSource* source )
@@ -405,6 +500,20 @@ void cliViewSource_Close( cliViewSource* source )
 		source->threadStarted = false;
 	}
 	cnDestroyRecording( source->description );
+	// the retired lists alternate: a description, then a body list
+	for ( int i = 0; i < source->retiredCount; ++i )
+	{
+		if ( i % 2 == 0 )
+		{
+			cnDestroyRecording( source->retired[i] );
+		}
+		else
+		{
+			free( source->retired[i] );
+		}
+	}
+	free( source->retired );
+	free( source->centers );
 	cnDestroyScene( source->scene );
 	free( source->bodies );
 	free( source->cache );

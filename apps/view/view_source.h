@@ -72,6 +72,14 @@ typedef struct cliViewSource
 	int manifoldCapacity;
 	/// snapshots, sync points and cuts (view_history.h; a scene's snapshots only), under the lock
 	cliViewHistory history;
+	/// descriptions and body lists replaced by cuts that added or deleted bodies, kept until the
+	/// source closes (a server thread may still read the one it took)
+	void** retired;
+	int retiredCount;
+	/// counts the cuts that changed the body list (the server describes the bodies again), and the
+	/// bodies' centres of mass in their frames, read when the list changed (NULL before)
+	int bodySetVersion;
+	cnVec3* centers;
 } cliViewSource;
 
 /// Opens a recording file or loads a scene (printing the loader's message on failure). A scene is
@@ -106,15 +114,34 @@ void cliViewSource_Close( cliViewSource* source );
 
 /// A cut (view_edit.c): stops the simulation, drops the frames from `frame` on and goes on from
 /// world (the world at that frame, edited), which the source then owns. False when the thread cannot
-/// be started again (world is owned by the source either way).
-bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame );
+/// be started again (world is owned by the source either way). A cut that adds or deletes bodies
+/// gives the new body list and description (cliViewSource_SetBodies; owned by the source from here
+/// on, also on failure); NULL keeps them.
+bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame, cnBodyId* bodies, int bodyCount,
+							cnRecording* description );
 
 /// Frames available now, and whether no more will come (copied under the lock).
 int cliViewSource_GetFrameCount( cliViewSource* source, bool* complete, char* message, size_t messageSize );
 
+/// A cut that adds or deletes bodies (called by cliViewSource_Restart once the simulation thread has
+/// stopped): the new body list (bodyCount ids, taking ownership; a body that does not
+/// exist in a world is drawn with a zero quaternion) and its description (owned from here on). The
+/// frames before `frame` are repacked to the new stride, the bodies new to them absent; false when
+/// memory runs out (nothing changed then).
+bool cliViewSource_SetBodies( cliViewSource* source, cnBodyId* bodies, int bodyCount, cnRecording* description,
+							  const cnWorld* world, int frame );
+
 /// Copies at most count frames from frame `from` into out (count * stride numbers); returns how
 /// many were copied (0 when from is at or past the frames available).
 int cliViewSource_CopyFrames( cliViewSource* source, int from, int count, double* out );
+
+/// A cut that adds or deletes bodies (called by cliViewSource_Restart once the simulation thread has
+/// stopped): the new body list (bodyCount ids, taking ownership; a body that does not
+/// exist in a world is drawn with a zero quaternion) and its description (owned from here on). The
+/// frames before `frame` are repacked to the new stride, the bodies new to them absent; false when
+/// memory runs out (nothing changed then).
+bool cliViewSource_SetBodies( cliViewSource* source, cnBodyId* bodies, int bodyCount, cnRecording* description,
+							  const cnWorld* world, int frame );
 
 /// Copies at most count frames' measured quantities from frame `from` into out
 /// (count * CLI_VIEW_QUANTITY_COUNT numbers); returns how many frames were copied (0 for a recording).

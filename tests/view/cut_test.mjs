@@ -210,6 +210,111 @@ async function testSyncAndCut() {
 	check((await stopViewer(viewer)) === 0, 'stopped with 0');
 }
 
+// a cut that adds a body and deletes another: the frames before it keep their bodies (the added one
+// absent: a zero quaternion), the deleted one is absent from the cut on, the frames after it equal
+// `cairn run --csv` on the saved scene (which has the added body and not the deleted one), and the
+// saved recording (format version 6) says when each came and went
+const absent = (frame, body) => frame.slice(4 + 7 * body, 8 + 7 * body).every((v) => v === 0);
+async function testAddDelete() {
+	const path = join(work, 'add_delete.json');
+	writeFileSync(
+		path,
+		JSON.stringify({
+			cairn: 1,
+			name: 'add_delete',
+			duration: 1,
+			fps: 30,
+			timestep: 0.005,
+			materials: { steel: { density: 7800, friction: 0.4, restitution: 0.3 } },
+			bodies: [
+				{ name: 'ground', type: 'static', position: [0, 0, -100], shapes: [{ type: 'box', half_extents: [5, 5, 0.5] }] },
+				{ name: 'ball', position: [0, 0, 1], velocity: [1, 0, 5], shapes: [{ type: 'sphere', radius: 0.1 }] },
+				{ name: 'box', position: [2, 0, 1], velocity: [0, 1, 4], shapes: [{ type: 'box', half_extents: [0.1, 0.2, 0.3] }] },
+			],
+		}),
+	);
+	const viewer = await startViewer([path]);
+	const total = await waitComplete(viewer);
+	const before = await frames(viewer, 0, total);
+	const N = 12;
+	const drop = { name: 'drop', position: [-1, 0, 3], velocity: [0.5, 0, 0], shapes: [{ type: 'sphere', radius: 0.2, material: 'steel' }] };
+
+	// bad adds and deletes change nothing, with the loader's own words
+	const badRadius = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'add', body: { ...drop, shapes: [{ type: 'sphere', radius: -1 }] } }] });
+	check(badRadius.status === 400 && /edits\[0\] \(add\): .*bodies\[3\]\.shapes\[0\]\.radius: must be > 0/.test(badRadius.json.error),
+		`a negative radius: 400 with the loader's message (${JSON.stringify(badRadius.json)})`);
+	const sameName = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'add', body: { ...drop, name: 'ball' } }] });
+	check(sameName.status === 400 && /ball/.test(sameName.json.error), `a second body "ball": 400 (${JSON.stringify(sameName.json)})`);
+	const file = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'add', body: { ...drop, shapes: [{ type: 'mesh', file: '/etc/passwd' }] } }] });
+	check(file.status === 400 && /file/.test(file.json.error), 'a body naming a file: 400');
+	const notBody = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'add', body: 3 }] });
+	check(notBody.status === 400, 'an add without a body object: 400');
+	const nobody = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'delete', body: 'nobody' }] });
+	check(nobody.status === 400 && /body/.test(nobody.json.error), 'deleting a body that is not there: 400');
+	check((await getJson(viewer, '/api/scene')).json.bodies.length === 3, 'still three bodies');
+
+	const cut = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'add', body: drop }, { op: 'delete', body: 'box' }] });
+	check(cut.status === 200 && cut.json.bodyCount === 4, `cut at ${N} adding and deleting (${cut.status} ${JSON.stringify(cut.json)})`);
+	const after = await waitComplete(viewer);
+	check(after === total, `the run goes on to the scene's end (${after})`);
+	const scene = (await getJson(viewer, '/api/scene')).json;
+	check(scene.bodies.map((b) => b.name).join() === 'ground,ball,box,drop' && scene.stride === 29,
+		`the bodies of the whole history (${scene.bodies.map((b) => b.name)}, stride ${scene.stride})`);
+	check(scene.bodies[3].shapes[0].type === 'sphere' && scene.bodies[3].shapes[0].radius === 0.2, 'the added sphere is described');
+	const edited = await frames(viewer, 0, after);
+	let kept = true;
+	for (let f = 0; f < N; ++f) {
+		kept = kept && JSON.stringify(edited[f].slice(0, 22)) === JSON.stringify(before[f]) && absent(edited[f], 3) && !absent(edited[f], 2);
+	}
+	check(kept, 'frames before the cut: the same poses, the box there, the added sphere not yet');
+	let changed = true;
+	for (let f = N; f < after; ++f) changed = changed && absent(edited[f], 2) && !absent(edited[f], 3);
+	check(changed, 'from the cut on: the box gone, the sphere there');
+	check(JSON.stringify(edited[N].slice(22, 25)) === JSON.stringify(drop.position), 'the sphere starts where it was put');
+
+	const saved = await fetch(viewer.url + '/api/save/scene');
+	const savedPath = join(work, 'add_delete_saved.json');
+	writeFileSync(savedPath, Buffer.from(await saved.arrayBuffer()));
+	const savedScene = JSON.parse(readFileSync(savedPath, 'utf8'));
+	check(savedScene.bodies.map((b) => b.name).join() === 'ground,ball,drop', `the saved scene has the sphere, not the box (${savedScene.bodies.map((b) => b.name)})`);
+	const csvPath = join(work, 'add_delete_saved.csv');
+	check(run(['run', savedPath, '--csv', csvPath, '--quiet']).status === 0, 'cairn run on the saved scene');
+	const t0 = edited[N][0];
+	for (const [name, body] of [['ball', 1], ['drop', 3]]) {
+		const rows = readCsv(csvPath, name);
+		let same = rows.length === after - N;
+		for (let k = 0; k < rows.length && same; ++k) {
+			const frame = edited[N + k];
+			const pose = frame.slice(1 + 7 * body, 8 + 7 * body);
+			same = near(frame[0] - t0, rows[k][0]) && pose.every((v, i) => near(v, rows[k][i + 1]));
+			if (!same) console.log(`${name} frame ${N + k}: viewer ${[frame[0] - t0, ...pose]} csv ${rows[k]}`);
+		}
+		check(same, `${name}: the frames after the cut equal cairn run on the saved scene`);
+	}
+
+	const rec = await fetch(viewer.url + '/api/save/recording');
+	const recPath = join(work, 'add_delete.cnrec');
+	writeFileSync(recPath, Buffer.from(await rec.arrayBuffer()));
+	const info = run(['info', recPath]);
+	const t = (f) => String(Number(edited[f][0].toPrecision(9)));
+	check(/format version 6/.test(info.stdout) && new RegExp(`frames:\\s+${after}\\b`).test(info.stdout), `a version-6 recording of every frame:\n${info.stdout}`);
+	check(new RegExp(`box .*destroyed at t = ${t(N)} s`).test(info.stdout), 'the recording has the box destroyed at the cut');
+	check(new RegExp(`drop .*created at t = ${t(N)} s`).test(info.stdout), 'the recording has the sphere created at the cut');
+	// the recording's frames are the viewer's: served by a second viewer, bit for bit
+	const replay = await startViewer([recPath]);
+	const replayed = await frames(replay, 0, after);
+	check(JSON.stringify(replayed) === JSON.stringify(edited), 'the saved recording plays the same frames, the same bodies absent');
+	check((await stopViewer(replay)) === 0, 'the recording viewer stopped with 0');
+
+	// a later cut before this one drops it: the sphere is gone from the history, the box back
+	const undo = await post(viewer, '/api/cut', { frame: 6, edits: [{ op: 'velocity', body: 'ball', linear: [0, 0, 1] }] });
+	check(undo.status === 200 && undo.json.bodyCount === 3, `a cut at frame 6 drops the add (${JSON.stringify(undo.json)})`);
+	await waitComplete(viewer);
+	const last = (await frames(viewer, after - 1, 1))[0];
+	check(last.length === 22 && !absent(last, 2), 'the box is back after the earlier cut');
+	check((await stopViewer(viewer)) === 0, 'stopped with 0');
+}
+
 async function testRecording() {
 	const recording = join(work, 'flight.cnrec');
 	run(['run', scenePath, '--duration', '0.5', '--record', recording, '--quiet']);
@@ -223,6 +328,7 @@ async function testRecording() {
 
 try {
 	await testSyncAndCut();
+	await testAddDelete();
 	await testRecording();
 } catch (error) {
 	failed += 1;

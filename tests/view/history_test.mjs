@@ -11,6 +11,9 @@
 // - "set position" at frame 50 (its fields filled in with where the ball is drawn): the ball is
 //   drawn exactly there at frame 50; the timeline shows the sync point and the last cut;
 // - the download links give the edited recording and the scene (200, their content types);
+// - a sphere added from the panel at frame 20 (the page loads again there) and the box deleted at
+//   the same frame: the box is drawn before the cut and not after, the sphere only from the cut on,
+//   also when scrubbing back;
 // On a recording of the same scene: the cut panel is disabled and the downloads hidden; sync
 // points still work.
 import { join } from 'node:path';
@@ -148,6 +151,66 @@ async function testScene(browser) {
 	check((await stopViewer(viewer)) === 0, 'the server stops with 0');
 }
 
+// Adding a body and deleting another from the cut panel at frame 20: the add reloads the page at
+// the cut frame (the frames now hold a fourth body), the delete is a second cut at the same frame;
+// the deleted box is drawn before the cut and not after it, the added sphere only from the cut on,
+// also when scrubbing back before the cut.
+async function testAddDelete(browser) {
+	const viewer = await startViewer(cairn, [fall]);
+	const { url } = viewer;
+	const { page, problems } = await openPage(browser, url);
+	const N = 20;
+	await page.evaluate((n) => window.cairnViewer.seek(n), N);
+	await page.click('#cut-open');
+	await page.selectOption('#cut-add-shape', 'sphere');
+	await page.fill('#cut-add-name', 'drop');
+	await page.fill('#cut-add-size', '0.25');
+	await page.fill('#cut-ax', '0');
+	await page.fill('#cut-ay', '0');
+	await page.fill('#cut-az', '2');
+	await page.click('#cut-add');
+	// the page loads again, at the cut frame, with the added body
+	await page.waitForFunction((n) => {
+		const v = window.cairnViewer;
+		return v && v.ready && v.bodyNames && v.bodyNames().includes('drop') && v.frame === n;
+	}, N, { timeout: 30000 });
+	await page.waitForFunction(() => window.cairnViewer.complete && window.cairnViewer.loadedFrames === window.cairnViewer.frameCount,
+		null, { timeout: 60000 });
+	const addedAt = await drawnAt(page, 'drop');
+	check(same(addedAt, [0, 0, 2]), `the sphere is drawn where it was added at frame ${N} (${addedAt})`);
+	// delete the box at the same frame: a second cut, no reload
+	await page.evaluate(() => window.cairnViewer.pick('box'));
+	await page.click('#cut-open').catch(() => {});
+	const open = await page.evaluate(() => document.querySelector('#cut-panel').open);
+	if (!open) await page.click('#cut-open');
+	await page.click('#cut-delete');
+	await page.waitForFunction((n) => window.cairnViewer.cuts().cuts === 2 && window.cairnViewer.complete &&
+		window.cairnViewer.loadedFrames === window.cairnViewer.frameCount, N, { timeout: 60000 });
+	const drawn = async (frame) => {
+		await page.evaluate((f) => window.cairnViewer.seek(f), frame);
+		return page.evaluate(() => ({ box: window.cairnViewer.bodyDrawn('box'), drop: window.cairnViewer.bodyDrawn('drop'),
+			ball: window.cairnViewer.bodyDrawn('ball') }));
+	};
+	const early = await drawn(N - 5);
+	check(early.box && !early.drop && early.ball, `before the cut: the box drawn, the sphere not (${JSON.stringify(early)})`);
+	const late = await drawn(N + 10);
+	check(!late.box && late.drop && late.ball, `after the cut: the sphere drawn, the box not (${JSON.stringify(late)})`);
+	const atCut = await drawn(N);
+	check(!atCut.box && atCut.drop, `at the cut frame: the sphere, not the box (${JSON.stringify(atCut)})`);
+	const backAgain = await drawn(3);
+	check(backAgain.box && !backAgain.drop, `scrubbed back to frame 3: the box again, no sphere (${JSON.stringify(backAgain)})`);
+	// the frames the page holds are the server's
+	const frames = (await getJson(url, '/api/frames')).json.frames;
+	const zero = (f, b) => f.slice(4 + 7 * b, 8 + 7 * b).every((x) => x === 0);
+	check(frames.length > N + 10 && zero(frames[N + 10], 2) && !zero(frames[N + 10], 3) && !zero(frames[N - 5], 2) && zero(frames[N - 5], 3),
+		'the server\'s frames: the box absent from the cut on, the sphere before it');
+	await page.evaluate((f) => window.cairnViewer.seek(f), N + 10);
+	await page.screenshot({ path: join(work, 'add-delete.png') });
+	check(problems.length === 0, `no page errors (${problems.join('; ')})`);
+	await page.close();
+	check((await stopViewer(viewer)) === 0, 'the server stops with 0');
+}
+
 async function testRecording(browser) {
 	const recording = join(work, 'fall.cnrec');
 	run(cairn, ['run', fall, '--record', recording, '--quiet']);
@@ -175,6 +238,7 @@ async function testRecording(browser) {
 const browser = await launchBrowser(src);
 try {
 	await testScene(browser);
+	await testAddDelete(browser);
 	await testRecording(browser);
 } catch (error) {
 	check(false, error.stack);

@@ -1,5 +1,6 @@
 // "Cut here" (AERO's cut, Keller et al. 1993, section 2.3): at the frame shown, change the picked
-// body (its position, its velocity, an impulse, its material's friction and restitution) and let
+// body (its position, its velocity, an impulse, its material's friction and restitution), delete it,
+// or add a body (a sphere or box at a position, or any body as JSON), and let
 // the server simulate on from there (POST /api/cut, docs/viewer.md). The server's message is shown
 // when it refuses an edit; after a cut the frames from the cut on are loaded again. Two links
 // download the edited history as a recording and the world at the last cut as a JSON scene.
@@ -15,6 +16,7 @@ const CSS = `
 #cut-panel fieldset[disabled] { opacity: 0.5; }
 #cut-panel .row { display: flex; align-items: center; gap: 3px; margin-top: 3px; }
 #cut-panel .row span { width: 62px; }
+#cut-panel select, #cut-panel textarea { background: #2a3139; color: #e8e8e8; border: 1px solid #3d4650; border-radius: 3px; }
 #cut-panel input { width: 44px; background: #2a3139; color: #e8e8e8; border: 1px solid #3d4650; border-radius: 3px; }
 #cut-panel button { background: #2a3139; color: #e8e8e8; border: 1px solid #3d4650; border-radius: 4px; cursor: pointer; }
 #cut-panel a { color: #9cc7f0; margin-right: 10px; }
@@ -101,6 +103,38 @@ export class EditPanel {
 		this.restitution.style.width = '60px';
 		row('material', [this.friction, this.restitution]);
 		row('', [action('cut-material', 'set material', 'the friction and restitution of the body\'s material (every body of it changes)', () => this.submit('material'))]);
+		// adding a body (a sphere or box at a position, or any body as the scene format's JSON) and
+		// deleting the picked one
+		this.addShape = document.createElement('select');
+		this.addShape.id = 'cut-add-shape';
+		for (const kind of ['sphere', 'box', 'json']) {
+			const option = document.createElement('option');
+			option.value = kind;
+			option.textContent = kind;
+			this.addShape.append(option);
+		}
+		this.addName = inputs('cut-add-', ['name'])[0];
+		this.addName.style.width = '70px';
+		this.addSize = inputs('cut-add-', ['size'])[0];
+		this.addSize.title = 'sphere: radius; box: half side (m)';
+		this.addSize.value = '0.2';
+		row('add', [this.addShape, this.addName, this.addSize]);
+		this.addPosition = inputs('cut-a', ['x', 'y', 'z']);
+		row('at', this.addPosition);
+		this.addJson = document.createElement('textarea');
+		this.addJson.id = 'cut-add-json';
+		this.addJson.rows = 3;
+		this.addJson.placeholder = '{"name": "b", "position": [0, 0, 2], "shapes": [{"type": "sphere", "radius": 0.2}]}';
+		this.addJson.style.width = '236px';
+		this.addJson.hidden = true;
+		this.fields.append(this.addJson);
+		this.addShape.addEventListener('change', () => {
+			this.addJson.hidden = this.addShape.value !== 'json';
+		});
+		row('', [
+			action('cut-add', 'add body', 'add this body at the frame shown (checked by the scene loader)', () => this.submit('add')),
+			action('cut-delete', 'delete picked', 'delete the picked body from the frame shown on', () => this.submit('delete')),
+		]);
 		this.message = document.createElement('div');
 		this.message.id = 'cut-message';
 		const downloads = document.createElement('div');
@@ -163,8 +197,29 @@ export class EditPanel {
 		}
 	}
 
+	// The body the add row describes (the scene format's JSON); throws with what is missing.
+	addedBody() {
+		if (this.addShape.value === 'json') {
+			try {
+				return JSON.parse(this.addJson.value);
+			} catch (error) {
+				throw new Error(`body JSON: ${error.message}`);
+			}
+		}
+		const position = this.addPosition.map(number);
+		if (position.some((x) => x === null || !Number.isFinite(x))) throw new Error('add: give x, y and z');
+		const size = number(this.addSize);
+		if (size === null || !Number.isFinite(size)) throw new Error('add: give a size');
+		const names = new Set(this.scene.bodies.map((b) => b.name));
+		let name = this.addName.value.trim();
+		for (let k = 1; name === ''; ++k) if (!names.has(`added ${k}`)) name = `added ${k}`;
+		const shape = this.addShape.value === 'box' ? { type: 'box', half_extents: [size, size, size] } : { type: 'sphere', radius: size };
+		return { name, position, shapes: [shape] };
+	}
+
 	// The edit the panel's fields describe; throws with what is missing.
 	edit(op) {
+		if (op === 'add') return { op, body: this.addedBody() };
 		const i = this.picked();
 		if (i < 0) throw new Error('pick a body first (click it)');
 		const body = this.scene.bodies[i].name || i;
@@ -177,6 +232,7 @@ export class EditPanel {
 			if (v.some((x) => x === null || !Number.isFinite(x))) throw new Error(`${what}: x, y and z must be numbers`);
 			return v;
 		};
+		if (op === 'delete') return { op, body };
 		if (op === 'move') return { op, body, position: vector(this.position, 'position', true) };
 		if (op === 'velocity') {
 			const edit = { op, body };

@@ -242,6 +242,13 @@ async function start() {
 	let edit = null;
 	// after a cut at frame N the server made the frames from N on again: load them anew
 	function afterCut(frame, answer) {
+		// a cut that added bodies (or dropped the cut that had) changes the bodies the frames hold:
+		// the page loads again, at the cut frame (a deleted body is only absent from the frames)
+		if (answer.bodySet !== undefined && answer.bodySet !== scene.bodySet) {
+			location.hash = `frame=${frame}`;
+			location.reload();
+			return;
+		}
 		player.setPlaying(false);
 		store.invalidate(frame);
 		overlays.contactCache.clear();
@@ -362,6 +369,18 @@ async function start() {
 			toggleGrid();
 		}
 	});
+
+	// #frame=N (set by a cut that changed the bodies): show that frame once it is loaded
+	const startAt = /^#frame=(\d+)$/.exec(location.hash);
+	if (startAt) {
+		const frame = Number(startAt[1]);
+		window.history.replaceState(null, '', location.pathname + location.search);
+		player.setPlaying(false);
+		for (let i = 0; i < 500 && store.loaded <= frame && !(store.complete && store.loaded >= store.frameCount); ++i) {
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+		player.seek(Math.min(frame, Math.max(0, store.loaded - 1)));
+	}
 
 	function loop() {
 		player.tick(performance.now());
