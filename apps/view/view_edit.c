@@ -799,6 +799,9 @@ static enum MHD_Result cliViewEdit_SaveScene( cliViewSource* source, struct MHD_
 	def.fps = source->scene->fps;
 	// what was left of the run at the cut
 	def.duration = fmax( 0.0, source->scene->duration - cnWorld_GetTime( world ) );
+	// the scene's cameras; one on a body a cut deleted is left out
+	def.cameras = source->scene->cameras;
+	def.cameraCount = source->scene->cameraCount;
 	char* text = cnWriteSceneToString( world, &def );
 	cnDestroyWorld( world );
 	if ( text == NULL )

@@ -167,6 +167,8 @@ static enum MHD_Result cliViewSceneEdit_Save( struct MHD_Connection* connection,
 	def.timeStep = scene->timeStep;
 	def.duration = scene->duration;
 	def.fps = scene->fps;
+	def.cameras = scene->cameras;
+	def.cameraCount = scene->cameraCount;
 	char* written = cnWriteSceneToString( scene->world, &def );
 	if ( written == NULL )
 	{

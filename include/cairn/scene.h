@@ -70,9 +70,13 @@ typedef struct cnSceneWriteDef
 	double timeStep;
 	double duration;
 	double fps;
+	/// "cameras": cameraCount cameras written in order (a scene's own, cnScene.cameras); a follow or
+	/// mounted camera whose body the world no longer has is left out (NULL, 0: none)
+	const cnCameraDef* cameras;
+	int cameraCount;
 } cnSceneWriteDef;
 
-/// Defaults: no name, time step 1/120 s, duration 5 s, 60 fps.
+/// Defaults: no name, time step 1/120 s, duration 5 s, 60 fps, no cameras.
 CN_API cnSceneWriteDef cnDefaultSceneWriteDef( void );
 
 /// The world's current state as a JSON scene (docs/scene-format.md, "Writing scenes"); a string to

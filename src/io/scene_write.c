@@ -731,6 +731,82 @@ static bool cnWriteJoints( cJSON* root, const cnWriter* w )
 }
 
 // ---------------------------------------------------------------------------------------------
+// cameras
+
+// The camera's body is written (the writer's body names are unique, so the loader finds it by name).
+static bool cnCameraBodyWritten( const cnWriter* w, const char* body )
+{
+	for ( int i = 0; body != NULL && i < w->bodyCount; ++i )
+	{
+		if ( strcmp( w->bodyNames[i], body ) == 0 )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+// "cameras", each with every key its type takes; a follow or mounted camera whose body is gone (a cut
+// deleted it) is left out, as the loader refuses a camera naming no body. No key when none is left.
+static void cnWriteCameras( cJSON* root, const cnWriter* w, const cnCameraDef* cameras, int count )
+{
+	static const char* const typeNames[] = { "fixed", "follow", "mounted", "path" };
+	cJSON* list = cJSON_CreateArray();
+	for ( int i = 0; i < count; ++i )
+	{
+		const cnCameraDef* c = cameras + i;
+		bool onBody = c->type == cnCamera_follow || c->type == cnCamera_mounted;
+		if ( (int)c->type < 0 || (int)c->type > cnCamera_path || ( onBody && cnCameraBodyWritten( w, c->body ) == false ) )
+		{
+			continue;
+		}
+		cJSON* camera = cJSON_CreateObject();
+		cJSON_AddStringToObject( camera, "name", c->name != NULL ? c->name : "" );
+		cJSON_AddStringToObject( camera, "type", typeNames[c->type] );
+		switch ( c->type )
+		{
+			case cnCamera_fixed:
+				cnAddVec( camera, "position", c->position );
+				cnAddVec( camera, "look_at", c->lookAt );
+				break;
+			case cnCamera_follow:
+				cJSON_AddStringToObject( camera, "body", c->body );
+				cnAddVec( camera, "offset", c->offset );
+				break;
+			case cnCamera_mounted:
+				cJSON_AddStringToObject( camera, "body", c->body );
+				cnAddVec( camera, "offset", c->offset );
+				cnAddVec( camera, "look_at", c->localLookAt );
+				break;
+			case cnCamera_path:
+			{
+				cJSON* keys = cJSON_CreateArray();
+				for ( int k = 0; c->keys != NULL && k < c->keyCount; ++k )
+				{
+					cJSON* key = cJSON_CreateObject();
+					cnAddNum( key, "time", c->keys[k].time );
+					cnAddVec( key, "position", c->keys[k].position );
+					cnAddVec( key, "look_at", c->keys[k].lookAt );
+					cJSON_AddItemToArray( keys, key );
+				}
+				cJSON_AddItemToObject( camera, "keys", keys );
+				break;
+			}
+		}
+		cnAddNum( camera, "fov_deg", c->fovDeg );
+		cJSON_AddItemToArray( list, camera );
+	}
+	if ( cJSON_GetArraySize( list ) > 0 )
+	{
+		cJSON_AddItemToObject( root, "cameras", list );
+	}
+	else
+	{
+		cJSON_Delete( list );
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
 // the scene
 
 char* cnWriteSceneToString( const cnWorld* world, const cnSceneWriteDef* def )
@@ -745,6 +821,12 @@ char* cnWriteSceneToString( const cnWorld* world, const cnSceneWriteDef* def )
 		 !isfinite( d.fps ) || !isfinite( d.duration ) )
 	{
 		cnSetError( cnError_invalidArgument, "a scene needs a time step > 0, fps > 0 and a duration >= 0" );
+		return NULL;
+	}
+	if ( d.cameraCount < 0 || ( d.cameraCount > 0 && d.cameras == NULL ) )
+	{
+		cnSetError( cnError_invalidArgument, "cnWriteSceneToString: cameraCount %d needs that many cameras",
+					d.cameraCount );
 		return NULL;
 	}
 	cnWriter w;
@@ -765,6 +847,10 @@ char* cnWriteSceneToString( const cnWorld* world, const cnSceneWriteDef* def )
 		cnWriteSettings( root, world );
 		cnWriteMaterials( root, &w );
 		ok = cnWriteBodies( root, &w ) && cnWriteJoints( root, &w );
+		if ( ok )
+		{
+			cnWriteCameras( root, &w, d.cameras, d.cameraCount );
+		}
 	}
 	char* text = ok ? cJSON_Print( root ) : NULL;
 	if ( ok && text == NULL )

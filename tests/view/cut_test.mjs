@@ -7,6 +7,7 @@
 //   CSV's printed digits; the edited history downloads as a recording of every frame;
 // - a cut with a bad edit is a 400 with the message and changes nothing; malformed, non-object and
 //   oversized bodies are 400 and 413; a GET of /api/cut is 405; a cut of a recording is 409;
+// - the scene's cameras are saved, and a camera on a body a cut deleted is left out so that it loads;
 // - the server still answers afterwards, and stops with status 0.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -215,6 +216,14 @@ async function testSyncAndCut() {
 // `cairn run --csv` on the saved scene (which has the added body and not the deleted one), and the
 // saved recording (format version 6) says when each came and went
 const absent = (frame, body) => frame.slice(4 + 7 * body, 8 + 7 * body).every((v) => v === 0);
+// one camera of each type, written as the writer writes them (every key, in its order)
+const cameras = [
+	{ name: 'front', type: 'fixed', position: [5, -7, 5], look_at: [0, 0, 0.3], fov_deg: 45 },
+	{ name: 'chase', type: 'follow', body: 'ball', offset: [2, -3, 1], fov_deg: 50 },
+	{ name: 'rider', type: 'mounted', body: 'box', offset: [0, 0, 0.6], look_at: [1, 0, 0.5], fov_deg: 60 },
+	{ name: 'fly', type: 'path', keys: [{ time: 0, position: [6, -8, 4], look_at: [0, 0, 0] }, { time: 0.5, position: [1, -2, 3], look_at: [0, 0, 1] }], fov_deg: 50 },
+];
+
 async function testAddDelete() {
 	const path = join(work, 'add_delete.json');
 	writeFileSync(
@@ -231,10 +240,16 @@ async function testAddDelete() {
 				{ name: 'ball', position: [0, 0, 1], velocity: [1, 0, 5], shapes: [{ type: 'sphere', radius: 0.1 }] },
 				{ name: 'box', position: [2, 0, 1], velocity: [0, 1, 4], shapes: [{ type: 'box', half_extents: [0.1, 0.2, 0.3] }] },
 			],
+			cameras,
 		}),
 	);
 	const viewer = await startViewer([path]);
 	const total = await waitComplete(viewer);
+	// the scene's cameras are saved with every key, and saving the saved scene from the editor gives its bytes
+	const first = await (await fetch(viewer.url + '/api/save/scene')).text();
+	check(JSON.stringify(JSON.parse(first).cameras) === JSON.stringify(cameras), `the saved scene keeps the cameras (${JSON.stringify(JSON.parse(first).cameras)})`);
+	const resaved = await fetch(viewer.url + '/api/editor/save', { method: 'POST', body: first });
+	check(resaved.status === 200 && (await resaved.text()) === first, 'the saved scene saved again from the editor: the same bytes');
 	const before = await frames(viewer, 0, total);
 	const N = 12;
 	const drop = { name: 'drop', position: [-1, 0, 3], velocity: [0.5, 0, 0], shapes: [{ type: 'sphere', radius: 0.2, material: 'steel' }] };
@@ -277,6 +292,8 @@ async function testAddDelete() {
 	writeFileSync(savedPath, Buffer.from(await saved.arrayBuffer()));
 	const savedScene = JSON.parse(readFileSync(savedPath, 'utf8'));
 	check(savedScene.bodies.map((b) => b.name).join() === 'ground,ball,drop', `the saved scene has the sphere, not the box (${savedScene.bodies.map((b) => b.name)})`);
+	check(JSON.stringify(savedScene.cameras) === JSON.stringify(cameras.filter((c) => c.body !== 'box')),
+		`the camera mounted on the deleted box is left out, the others kept (${(savedScene.cameras || []).map((c) => c.name)})`);
 	const csvPath = join(work, 'add_delete_saved.csv');
 	check(run(['run', savedPath, '--csv', csvPath, '--quiet']).status === 0, 'cairn run on the saved scene');
 	const t0 = edited[N][0];

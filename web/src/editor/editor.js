@@ -262,7 +262,7 @@ export class Editor {
 		});
 	}
 
-	/** Deletes the selected bodies and what names them (joints, no-collide pairs, target forces). */
+	/** Deletes the selected bodies and what names them (joints, no-collide pairs, target forces, cameras). */
 	deleteSelected() {
 		if (this.selection.length === 0) return this.pending;
 		const names = new Set(this.selection.map((i) => this.doc.bodies[i].name));
@@ -272,6 +272,7 @@ export class Editor {
 			if (doc.joints) doc.joints = doc.joints.filter((j) => !(j.bodies || []).some((n) => names.has(n)));
 			if (doc.no_collide) doc.no_collide = doc.no_collide.filter((pair) => !pair.some((n) => names.has(n)));
 			for (const b of doc.bodies) if (b.forces) b.forces = b.forces.filter((f) => !names.has(f.target));
+			if (doc.cameras) doc.cameras = doc.cameras.filter((c) => !names.has(c.body));
 		});
 	}
 
