@@ -570,6 +570,21 @@ double cnBody_GetKineticEnergy( const cnWorld* world, cnBodyId id )
 	return 0.5 * b->mass * cnDot( b->v, b->v ) + 0.5 * cnDot( wLocal, cnMulMV( b->inertia, wLocal ) );
 }
 
+cnVec3 cnBody_GetAngularMomentum( const cnWorld* world, cnBodyId id, cnVec3 point )
+{
+	cnBody* b = cnGetBody( world, id );
+	if ( b == NULL )
+	{
+		return cnVec3_nan;
+	}
+	if ( cnIsValidVec3( point ) == false )
+	{
+		cnSetError( cnError_invalidArgument, "cnBody_GetAngularMomentum: the point must be finite" );
+		return cnVec3_nan;
+	}
+	return cnBodyAngularMomentum( b, point );
+}
+
 bool cnBody_IsAwake( const cnWorld* world, cnBodyId id )
 {
 	cnBody* b = cnGetBody( world, id );

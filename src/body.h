@@ -3,6 +3,7 @@
 // properties, island.h wakes bodies).
 #pragma once
 
+#include "cairn/math.h"
 #include "cairn/types.h"
 
 /// A body. Cold bookkeeping and the state the API reads; a method copies the hot part of awake
@@ -67,4 +68,17 @@ typedef struct cnBody
 	cnTransform xf0;
 	cnVec3 center0;
 } cnBody;
+
+// The angular momentum of a dynamic body about a world point: (c - point) x m v of its centre of
+// mass c plus R I R^T w of its spin (zero for static and kinematic bodies, which have no mass).
+static inline cnVec3 cnBodyAngularMomentum( const cnBody* b, cnVec3 point )
+{
+	if ( b->type != cnBody_dynamic )
+	{
+		return cnVec3_zero;
+	}
+	cnVec3 wLocal = cnInvRotate( b->xf.q, b->w );
+	cnVec3 spin = cnRotate( b->xf.q, cnMulMV( b->inertia, wLocal ) );
+	return cnAdd( spin, cnMulSV( b->mass, cnCross( cnSub( b->center, point ), b->v ) ) );
+}
 

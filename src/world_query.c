@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // World-wide diagnostic queries that read contact data: used by `cairn compare` to measure how
 // deep each contact method lets shapes sink into each other.
+#include "core.h"
 #include "world.h"
 
 #include <string.h>
@@ -102,5 +103,24 @@ cnVec3 cnWorld_GetLinearMomentum( const cnWorld* world )
 		}
 	}
 	return p;
+}
+
+cnVec3 cnWorld_GetAngularMomentum( const cnWorld* world, cnVec3 point )
+{
+	if ( cnIsValidVec3( point ) == false )
+	{
+		cnSetError( cnError_invalidArgument, "cnWorld_GetAngularMomentum: the point must be finite" );
+		return cnVec3_nan;
+	}
+	cnVec3 l = cnVec3_zero;
+	for ( int k = 0; k < world->bodyCount; ++k )
+	{
+		const cnBody* b = world->bodies + k;
+		if ( b->alive )
+		{
+			l = cnAdd( l, cnBodyAngularMomentum( b, point ) );
+		}
+	}
+	return l;
 }
 

@@ -461,8 +461,8 @@ static bool cliViewServer_Run( cliViewServer* server, struct MHD_Connection* con
 	return true;
 }
 
-// /api/quantities: per frame [t, kinetic, potential, total, px, py, pz] (J, kg m/s) as the
-// simulation measured them. A recording holds poses only: it says so instead.
+// /api/quantities: per frame [t, kinetic, potential, total, px, py, pz, Lx, Ly, Lz] (J, kg m/s,
+// kg m^2/s about the world origin) as the simulation measured them. A recording holds poses only: it says so instead.
 static enum MHD_Result cliViewServer_Quantities( cliViewSource* source, struct MHD_Connection* connection )
 {
 	int from = 0, count = 0;
@@ -481,7 +481,7 @@ static enum MHD_Result cliViewServer_Quantities( cliViewSource* source, struct M
 								 "not masses or velocities\"}\n" );
 		return cliViewServer_SendJson( connection, &text );
 	}
-	// bounded as /api/frames is: 7 numbers a frame
+	// bounded as /api/frames is: 10 numbers a frame
 	const int numbers = 2 + CLI_VIEW_QUANTITY_COUNT;
 	count = count < CLI_VIEW_MAX_FRAME_NUMBERS / numbers ? count : CLI_VIEW_MAX_FRAME_NUMBERS / numbers;
 	bool complete = false;
@@ -504,7 +504,8 @@ static enum MHD_Result cliViewServer_Quantities( cliViewSource* source, struct M
 	for ( int f = 0; f < count; ++f )
 	{
 		const double* v = q + (size_t)f * CLI_VIEW_QUANTITY_COUNT;
-		double row[7] = { frames[(size_t)f * (size_t)source->stride], v[0], v[1], v[0] + v[1], v[2], v[3], v[4] };
+		double row[2 + CLI_VIEW_QUANTITY_COUNT] = { frames[(size_t)f * (size_t)source->stride], v[0], v[1], v[0] + v[1],
+													v[2], v[3], v[4], v[5], v[6], v[7] };
 		cliViewText_Puts( &text, f > 0 ? ",[" : "[" );
 		for ( int i = 0; i < numbers; ++i )
 		{
@@ -765,8 +766,8 @@ static void cliViewServer_Member( cliViewText* text, const char* key, double val
 }
 
 // /api/body?index=I&frame=F: body I at frame F as the simulation had it: mass, the centre of mass's
-// velocity, the angular velocity, and the kinetic (translational and rotational), potential and
-// total energy. Both keys are required; a body or frame that is not there is a 400. A recording
+// velocity, the angular velocity, the kinetic (translational and rotational), potential and
+// total energy, and the angular momentum about the centre of mass and about the world origin. Both keys are required; a body or frame that is not there is a 400. A recording
 // holds poses only: it says so instead.
 static enum MHD_Result cliViewServer_Body( cliViewSource* source, struct MHD_Connection* connection )
 {
@@ -821,6 +822,8 @@ static enum MHD_Result cliViewServer_Body( cliViewSource* source, struct MHD_Con
 	cliViewServer_Member( &text, "rotational", b[6] - translational );
 	cliViewServer_Member( &text, "potential", b[7] );
 	cliViewServer_Member( &text, "total", b[6] + b[7] );
+	cliViewServer_Vector( &text, "angularMomentum", b + 9 );
+	cliViewServer_Vector( &text, "angularMomentumOrigin", b + 12 );
 	cliViewText_Puts( &text, "}\n" );
 	return cliViewServer_SendJson( connection, &text );
 }

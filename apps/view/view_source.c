@@ -171,7 +171,12 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 		q[2] = momentum.x;
 		q[3] = momentum.y;
 		q[4] = momentum.z;
-		// and each body's, for the picked body's panel: velocities and energies as the world has them
+		cnVec3 angular = cnWorld_GetAngularMomentum( world, cnVec3_zero );
+		q[5] = angular.x;
+		q[6] = angular.y;
+		q[7] = angular.z;
+		// and each body's, for the picked body's panel: velocities, energies and angular momentum as the
+		// world has them
 		// (the potential energy as cnWorld_GetPotentialEnergy counts it: -m g.x of the centre of mass
 		// of a dynamic body, with its gravity scale)
 		cnVec3 gravity = cnWorld_GetGravity( world );
@@ -203,6 +208,15 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 			b[6] = cnBody_GetKineticEnergy( world, id );
 			b[7] = potential;
 			b[8] = mass;
+			// angular momentum about the centre of mass (I_world w) and about the origin (+ c x m v)
+			cnVec3 spin = cnBody_GetAngularMomentum( world, id, cnBody_GetWorldCenterOfMass( world, id ) );
+			cnVec3 about = cnBody_GetAngularMomentum( world, id, cnVec3_zero );
+			b[9] = spin.x;
+			b[10] = spin.y;
+			b[11] = spin.z;
+			b[12] = about.x;
+			b[13] = about.y;
+			b[14] = about.z;
 		}
 		// a snapshot every few frames, so a cut can make any frame's world again
 		cliViewHistory_OnFrame( &source->history, world, source->frameCount );

@@ -15,16 +15,18 @@
 /// Most bytes the frame cache of a simulated scene may take; past it the simulation stops early.
 #define CLI_VIEW_MAX_CACHE_BYTES ( (size_t)1 << 30 )
 
-/// Numbers measured per frame of a simulated scene: kinetic and potential energy, linear momentum.
-#define CLI_VIEW_QUANTITY_COUNT 5
+/// Numbers measured per frame of a simulated scene: kinetic and potential energy, linear momentum,
+/// angular momentum about the world origin.
+#define CLI_VIEW_QUANTITY_COUNT 8
 
 /// Numbers per contact point: the point, the unit normal from shape A to shape B, the separation
 /// and the normal impulse over the step (cnContactPointData).
 #define CLI_VIEW_CONTACT_NUMBERS 8
 
 /// Numbers per body per frame of a simulated scene: the centre of mass's linear velocity, the
-/// angular velocity, the kinetic energy, the potential energy and the mass.
-#define CLI_VIEW_BODY_NUMBERS 9
+/// angular velocity, the kinetic energy, the potential energy, the mass, and the angular momentum
+/// about the centre of mass and about the world origin.
+#define CLI_VIEW_BODY_NUMBERS 15
 
 /// A recording file or a scene being simulated, and its frames.
 typedef struct cliViewSource

@@ -171,6 +171,10 @@ CN_API double cnWorld_GetPotentialEnergy( const cnWorld* world );
 /// Total linear momentum of the dynamic bodies.
 CN_API cnVec3 cnWorld_GetLinearMomentum( const cnWorld* world );
 
+/// Total angular momentum of the dynamic bodies about a world point: the sum of (c - point) x m v
+/// and I_world w over the bodies (kg m^2/s); NaN (cnError_invalidArgument) for a point not finite.
+CN_API cnVec3 cnWorld_GetAngularMomentum( const cnWorld* world, cnVec3 point );
+
 /// Deepest overlap (m, >= 0) among the points of the touching contact manifolds, as found by the
 /// last step's narrow phase (so the state at the start of that step); 0 when nothing overlaps.
 CN_API double cnWorld_GetMaxPenetration( const cnWorld* world );
@@ -298,6 +302,10 @@ CN_API bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3
 
 /// Kinetic energy of the body (J).
 CN_API double cnBody_GetKineticEnergy( const cnWorld* world, cnBodyId id );
+
+/// Angular momentum of the body about a world point, (c - point) x m v + I_world w with c its centre
+/// of mass (about c itself: I_world w); zero for static and kinematic bodies, NaN for a bad id or point.
+CN_API cnVec3 cnBody_GetAngularMomentum( const cnWorld* world, cnBodyId id, cnVec3 point );
 
 /// True when the body is simulated this step (false when asleep; static bodies are never awake).
 CN_API bool cnBody_IsAwake( const cnWorld* world, cnBodyId id );

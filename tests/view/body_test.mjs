@@ -54,6 +54,16 @@ function tumblerEnergy(row) {
 	return { translational, rotational, kinetic: translational + rotational, v, w };
 }
 
+/** The tumbler's angular momentum about its centre of mass from a CSV row: R I_body R^T w. */
+function tumblerMomentum(row) {
+	const [a, b, c] = tumbler.half;
+	const m = tumbler.mass;
+	const inertia = [(m / 3) * (b * b + c * c), (m / 3) * (a * a + c * c), (m / 3) * (a * a + b * b)];
+	const q = row.slice(3, 7);
+	const wb = rotate([q[0], -q[1], -q[2], -q[3]], row.slice(10, 13));
+	return rotate(q, [inertia[0] * wb[0], inertia[1] * wb[1], inertia[2] * wb[2]]);
+}
+
 const relNear = (a, b, tol) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
 
 async function testServer() {
@@ -110,7 +120,12 @@ async function testServer() {
 	const spun = await startViewer(cairn, [spin]);
 	await waitComplete(spun.url);
 	const spinFrames = (await getJson(spun.url, '/api/frames')).json.frames;
+	const spinQ = (await getJson(spun.url, '/api/quantities')).json.quantities;
 	let bad = 0;
+	let badL = 0;
+	let drift = 0;
+	let turn = 0;
+	let L0 = null;
 	for (let f = 0; f < spinFrames.length; ++f) {
 		const row = csv.get(`${csvTime(spinFrames[f][0])}|tumbler`);
 		const s = (await getJson(spun.url, `/api/body?index=0&frame=${f}`)).json;
@@ -123,8 +138,36 @@ async function testServer() {
 			bad += 1;
 			if (bad < 3) console.log(`frame ${f}: ${JSON.stringify(s)} csv ${JSON.stringify(e)}`);
 		}
+		// the angular momentum about the centre of mass is I_world w from the CSV's orientation and
+		// angular velocity; about the origin it adds c x m v (the box's centre is its origin), and the
+		// world's (/api/quantities) is the tumbler's, its only body
+		const L = s.angularMomentum;
+		const spinL = row ? tumblerMomentum(row) : [NaN, NaN, NaN];
+		const c = spinFrames[f].slice(1, 4);
+		const v = s.velocity;
+		const m = tumbler.mass;
+		const orbit = [m * (c[1] * v[2] - c[2] * v[1]), m * (c[2] * v[0] - c[0] * v[2]), m * (c[0] * v[1] - c[1] * v[0])];
+		const size = Math.hypot(...spinL);
+		const okL = L.every((x, k) => Math.abs(x - spinL[k]) <= 1e-6 * size) &&
+			s.angularMomentumOrigin.every((x, k) => Math.abs(x - L[k] - orbit[k]) <= 1e-12 * Math.max(1, Math.abs(x))) &&
+			spinQ[f].slice(7, 10).every((x, k) => x === s.angularMomentumOrigin[k]);
+		if (!okL) {
+			badL += 1;
+			if (badL < 3) console.log(`frame ${f}: L ${L} origin ${s.angularMomentumOrigin} world ${spinQ[f].slice(7, 10)} csv I w ${spinL}`);
+		}
+		// in free flight nothing turns it: L about the centre of mass stays what it was at frame 0.
+		// The step's implicit midpoint rule for w x I w keeps |L| exactly (a quadratic invariant of
+		// Euler's equations, src/integrate.c); its direction moves by the step's splitting error,
+		// O(h), as the orientation is advanced after w
+		L0 = L0 || L;
+		drift = Math.max(drift, Math.abs(Math.hypot(...L) - Math.hypot(...L0)) / Math.hypot(...L0));
+		turn = Math.max(turn, Math.hypot(L[0] - L0[0], L[1] - L0[1], L[2] - L0[2]) / Math.hypot(...L0));
 	}
 	check(spinFrames.length > 20 && bad === 0, `spin.json: velocities and energies equal cairn run --csv's (${bad} of ${spinFrames.length} frames differ)`);
+	check(badL === 0, `spin.json: angular momentum I w from the CSV, + c x m v about the origin, the world's the tumbler's (${badL} frames differ)`);
+	check(drift <= 1e-9, `spin.json: |L| of the tumbler about its centre of mass is constant in free flight (relative drift ${drift})`);
+	check(turn <= 2e-3, `spin.json: L about the centre of mass keeps its direction to the step's O(h) error (relative change ${turn})`);
+	console.log(`spin.json: relative change of |L| ${drift}, of L ${turn} over ${spinFrames.length} frames`);
 	check((await stopViewer(spun)) === 0, 'the spin server stops with 0');
 
 	// a recording holds poses only; its indices and frames are still checked
@@ -198,6 +241,12 @@ async function testPage(browser, { recording, csv }) {
 	check(relNear(number(r['kinetic energy']), e.kinetic, 1e-5) && relNear(number(r['  translational']), e.translational, 1e-5) &&
 		relNear(number(r['  rotational']), e.rotational, 1e-5) && e.rotational > 0.1,
 	`tumbler at frame 20: kinetic ${r['kinetic energy']} (translational ${r['  translational']}, rotational ${r['  rotational']}) = CSV's ${e.kinetic}`);
+	// and its angular momentum about the centre of mass, I w from the CSV, three numbers shown
+	const shownL = (r['L about centre of mass'] || '').trim().split(/\s+/).slice(0, 3).map(Number);
+	const csvL = tumblerMomentum(csv.get(`${csvTime(shown.t)}|tumbler`) || csv.values().next().value);
+	check(shownL.length === 3 && shownL.every((x, k) => Math.abs(x - csvL[k]) <= 6e-4) /* shown to 3 decimals */ &&
+		/kg m²\/s/.test(r['L about origin'] || ''),
+	`tumbler at frame 20: L about the centre of mass ${r['L about centre of mass']} = CSV's I w ${csvL}, and about the origin ${r['L about origin']}`);
 	check(second.problems.length === 0, `no page errors on spin (${second.problems.join('; ')})`);
 	await second.page.close();
 	await stopViewer(spun);

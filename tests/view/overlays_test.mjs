@@ -2,7 +2,8 @@
 //   node overlays_test.mjs CAIRN SOURCE_DIR WORK_DIR
 // Server (tests/view/fall.json: a 2 kg ball falls freely from 3 m, a 1 kg box rests on the floor):
 // - /api/quantities against closed forms while the ball falls: the potential energy is sum m g z of
-//   the frames' poses, the kinetic energy 1/2 m (g t)^2, the momentum -m g t along z, and the kinetic
+//   the frames' poses, the kinetic energy 1/2 m (g t)^2, the momentum -m g t along z (and the angular
+//   momentum about the origin r x m v of the ball), and the kinetic
 //   energy equals m g times the drop, and the total energy stays constant, to within the
 //   semi-implicit Euler step's own error, 1/2 m g^2 h t (h: the scene's step, at most the step taken);
 // - /api/contacts: while the ball falls, the box's manifold on the floor: four points at its bottom
@@ -43,9 +44,9 @@ async function testQuantities() {
 	const ball = scene.bodies.findIndex((b) => b.name === 'ball');
 	const box = scene.bodies.findIndex((b) => b.name === 'box');
 	let falling = 0;
-	const bad = { potential: 0, kinetic: 0, momentum: 0, drop: 0, total: 0 };
+	const bad = { potential: 0, kinetic: 0, momentum: 0, angular: 0, drop: 0, total: 0 };
 	const e0 = q.quantities[0][3];
-	q.quantities.forEach(([t, kinetic, potential, total, , , pz], f) => {
+	q.quantities.forEach(([t, kinetic, potential, total, , , pz, lx, ly, lz], f) => {
 		if (t > 0.6) return;
 		falling += 1;
 		const zBall = frames[f][3 + 7 * ball];
@@ -56,6 +57,9 @@ async function testQuantities() {
 		// exact for any step: velocity grows by g h each step, so v = g t
 		if (Math.abs(kinetic - 0.5 * m * (g * t) ** 2) > 1e-6) bad.kinetic += 1;
 		if (Math.abs(pz + m * g * t) > 1e-6) bad.momentum += 1;
+		// angular momentum about the origin: the ball's r x m v = (0, m x g t, 0) (the box rests)
+		const xBall = frames[f][1 + 7 * ball];
+		if (Math.abs(lx) > 1e-6 || Math.abs(ly - m * xBall * g * t) > 1e-6 || Math.abs(lz) > 1e-6) bad.angular += 1;
 		// positions by semi-implicit Euler: each step loses 1/2 m g^2 h_step^2, so at most 1/2 m g^2 h t
 		const tolerance = 0.5 * m * g * g * h * t + 1e-6;
 		if (Math.abs(kinetic - m * g * (3 - zBall)) > tolerance) bad.drop += 1;
@@ -65,6 +69,7 @@ async function testQuantities() {
 	check(bad.potential === 0, `potential energy = sum m g z (${bad.potential} frames differ)`);
 	check(bad.kinetic === 0, `kinetic energy = 1/2 m (g t)^2 (${bad.kinetic} frames differ)`);
 	check(bad.momentum === 0, `momentum = -m g t along z (${bad.momentum} frames differ)`);
+	check(bad.angular === 0, `angular momentum about the origin = r x m v of the ball (${bad.angular} frames differ)`);
 	check(bad.drop === 0, `kinetic energy = m g drop to the step's tolerance (${bad.drop} frames differ)`);
 	check(bad.total === 0, `total energy constant to the step's tolerance (${bad.total} frames differ)`);
 	const part = (await getJson(url, '/api/quantities?from=10&count=5')).json;
@@ -136,6 +141,18 @@ async function testPage(browser, recording) {
 	const frameCount = await page.evaluate(() => window.cairnViewer.frameCount);
 	check(plot.available && plot.series.length === 3 && plot.rows[0] === frameCount,
 		`the energy plot: 3 series over every frame (${JSON.stringify(plot)})`);
+	// the menu's angular momentum: Lx, Ly, Lz and |L| about the origin; then back to energy
+	const angular = await page.evaluate(() => {
+		const select = document.getElementById('plot-mode');
+		select.value = 'angular';
+		select.dispatchEvent(new Event('change'));
+		const shown = window.cairnViewer.plot();
+		select.value = 'energy';
+		select.dispatchEvent(new Event('change'));
+		return shown;
+	});
+	check(angular.mode === 'angular' && angular.series.join() === 'Lx (kg m²/s),Ly (kg m²/s),Lz (kg m²/s),|L| (kg m²/s)',
+		`the plot's angular momentum: four series (${angular.series})`);
 	const cursor = await page.evaluate(async () => {
 		const v = window.cairnViewer;
 		v.seek(5);

@@ -191,6 +191,10 @@ async function start() {
 				rows.push(['  rotational', energy(state.rotational)]);
 				rows.push(['potential energy', energy(state.potential)]);
 				rows.push(['total energy', energy(state.total)]);
+				const l = state.angularMomentum;
+				const o = state.angularMomentumOrigin;
+				rows.push(['L about centre of mass', `${format(l[0])}  ${format(l[1])}  ${format(l[2])} kg m²/s`]);
+				rows.push(['L about origin', `${format(o[0])}  ${format(o[1])}  ${format(o[2])} kg m²/s`]);
 			}
 		} else if (state) {
 			rows.push(['energy', state.reason || 'not available']);

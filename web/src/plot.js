@@ -1,5 +1,6 @@
 // The live energy plot under the timeline (uPlot): kinetic, potential and total energy of a scene
-// as the server measured them while simulating (/api/quantities), or its linear momentum, with a
+// as the server measured them while simulating (/api/quantities), or its linear momentum, or its
+// angular momentum about the world origin, with a
 // cursor at the frame shown; with `cairn view --compare`, the total energy (or the momentum's size)
 // of every method in its colour, so one sees where the methods part ways. A recording holds poses
 // only, not masses: the plot then says that energy is not available for recordings.
@@ -50,7 +51,7 @@ export class EnergyPlot {
 		this.available = scene.source === 'scene';
 		this.mode = 'energy';
 		this.time = 0;
-		// per run: the frames' measured rows [t, kinetic, potential, total, px, py, pz]
+		// per run: the frames' measured rows [t, kinetic, potential, total, px, py, pz, Lx, Ly, Lz]
 		this.rows = runs.map(() => []);
 		this.complete = runs.map(() => false);
 		this.makePanel();
@@ -75,6 +76,7 @@ export class EnergyPlot {
 		for (const [value, label] of [
 			['energy', 'energy'],
 			['momentum', 'momentum'],
+			['angular', 'angular momentum'],
 		]) {
 			const option = document.createElement('option');
 			option.value = value;
@@ -115,17 +117,26 @@ export class EnergyPlot {
 						{ label: 'potential (J)', stroke: '#9ccc65', column: 2 },
 						{ label: 'total (J)', stroke: '#ffd479', column: 3, width: 2 },
 					]
-				: [
-						{ label: 'px (kg m/s)', stroke: '#ef7b6b', column: 4 },
-						{ label: 'py (kg m/s)', stroke: '#9ccc65', column: 5 },
-						{ label: 'pz (kg m/s)', stroke: '#5fb3f0', column: 6 },
-					];
+				: this.mode === 'momentum'
+					? [
+							{ label: 'px (kg m/s)', stroke: '#ef7b6b', column: 4 },
+							{ label: 'py (kg m/s)', stroke: '#9ccc65', column: 5 },
+							{ label: 'pz (kg m/s)', stroke: '#5fb3f0', column: 6 },
+						]
+					: [
+							{ label: 'Lx (kg m²/s)', stroke: '#ef7b6b', column: 7 },
+							{ label: 'Ly (kg m²/s)', stroke: '#9ccc65', column: 8 },
+							{ label: 'Lz (kg m²/s)', stroke: '#5fb3f0', column: 9 },
+							{ label: '|L| (kg m²/s)', stroke: '#ffd479', column: -2, width: 2 },
+						];
 		}
+		const labels = { energy: 'E (J)', momentum: '|p| (kg m/s)', angular: '|L| (kg m²/s)' };
+		const columns = { energy: 3, momentum: -1, angular: -2 };
 		return this.runs.map((run, i) => ({
-			label: `${run.method} ${this.mode === 'energy' ? 'E (J)' : '|p| (kg m/s)'}`,
+			label: `${run.method} ${labels[this.mode]}`,
 			stroke: run.color,
 			run: i,
-			column: this.mode === 'energy' ? 3 : -1,
+			column: columns[this.mode],
 		}));
 	}
 
@@ -143,7 +154,8 @@ export class EnergyPlot {
 			const y = new Array(x.length);
 			for (let k = 0; k < x.length; ++k) {
 				const r = rows[k];
-				y[k] = r === undefined ? null : s.column >= 0 ? r[s.column] : Math.hypot(r[4], r[5], r[6]);
+				// column -1: |p|, -2: |L| about the origin
+				y[k] = r === undefined ? null : s.column >= 0 ? r[s.column] : s.column === -1 ? Math.hypot(r[4], r[5], r[6]) : Math.hypot(r[7], r[8], r[9]);
 			}
 			columns.push(y);
 		}
@@ -228,7 +240,7 @@ export class EnergyPlot {
 		};
 	}
 
-	/** The measured rows of a run: [t, kinetic, potential, total, px, py, pz] per frame. */
+	/** The measured rows of a run: [t, kinetic, potential, total, px, py, pz, Lx, Ly, Lz] per frame. */
 	quantities(run = 0) {
 		return this.rows[run] || [];
 	}
