@@ -162,6 +162,15 @@ class Body:
         """Kinetic energy of the body (J)."""
         return self._get(_lib.lib().cnBody_GetKineticEnergy)
 
+    def angular_momentum(self, point=None):
+        """Angular momentum (kg m^2/s) about a world point, (c - point) x m v + I w (c: the centre
+        of mass); about the centre of mass itself when point is None. Zero for static and kinematic
+        bodies."""
+        about = self.center_of_mass if point is None else point
+        value = _lib.lib().cnBody_GetAngularMomentum(self.world._w(), self._id, _vec3(about, "point"))
+        _lib.check_state()
+        return _array3(value)
+
     def contacts(self):
         """The touching contact manifolds this body takes part in, as World.contacts gives them."""
         L, ptr = _lib.lib(), self.world._w()
@@ -661,6 +670,13 @@ class World:
     def linear_momentum(self):
         """Total linear momentum of the dynamic bodies (kg m/s), a 3-array."""
         return _array3(_lib.lib().cnWorld_GetLinearMomentum(self._w()))
+
+    def angular_momentum(self, point=(0.0, 0.0, 0.0)):
+        """Total angular momentum of the dynamic bodies about a world point (kg m^2/s), a 3-array:
+        the sum of (c - point) x m v + I w over the bodies."""
+        value = _lib.lib().cnWorld_GetAngularMomentum(self._w(), _vec3(point, "point"))
+        _lib.check_state()
+        return _array3(value)
 
     # -- contacts -------------------------------------------------------------------------------
 

@@ -58,6 +58,14 @@ class FreeFallTest(unittest.TestCase):
             np.testing.assert_allclose(world.linear_momentum, m * np.array([3.0, -4.0, 0.0]), rtol=1e-12)
             I = 0.4 * m * 0.25
             np.testing.assert_allclose(ball.inertia, I * np.eye(3), rtol=1e-12, atol=1e-12 * I)
+            # L about the centre of mass is I w; about the origin c x m v is added (c = (1, 2, 3))
+            ball.angular_velocity = (0, 0, 2)
+            np.testing.assert_allclose(ball.angular_momentum(), [0.0, 0.0, 2.0 * I], rtol=1e-12, atol=1e-9 * I)
+            about_origin = m * np.array([12.0, 9.0, -10.0]) + [0.0, 0.0, 2.0 * I]
+            np.testing.assert_allclose(ball.angular_momentum((0, 0, 0)), about_origin, rtol=1e-12)
+            np.testing.assert_allclose(world.angular_momentum(), about_origin, rtol=1e-12)
+            with self.assertRaises(cairn.CairnError):
+                world.angular_momentum((math.nan, 0, 0))
 
 
 class StateTest(unittest.TestCase):
