@@ -2,6 +2,8 @@
 // Materials: the world's table, per-pair overrides and the rules that combine two materials.
 #include "material.h"
 
+#include "contact.h"
+
 #include "world.h"
 
 #include "core.h"
@@ -67,6 +69,19 @@ cnMaterialId cnCreateMaterial( cnWorld* world, const cnMaterialDef* def )
 	return world->materialCount++;
 }
 
+// Mixes the friction and restitution of every existing contact again: contacts mix them when they
+// are made, so a material or pair changed while shapes touch (an edit at a cut in the viewer) would
+// otherwise act only on pairs that meet later.
+static void cnRemixContacts( cnWorld* world )
+{
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		cnContact* c = world->contacts + i;
+		cnMixMaterials( world, world->shapes[c->shapeA].material, world->shapes[c->shapeB].material, &c->friction,
+						&c->restitution );
+	}
+}
+
 bool cnMaterial_SetDef( cnWorld* world, cnMaterialId id, const cnMaterialDef* def )
 {
 	cnClearError();
@@ -88,6 +103,7 @@ bool cnMaterial_SetDef( cnWorld* world, cnMaterialId id, const cnMaterialDef* de
 	m->texture = texture;
 	m->def.name = name;
 	m->def.texture = texture;
+	cnRemixContacts( world );
 	return true;
 }
 
@@ -141,6 +157,7 @@ bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, do
 		{
 			p->friction = friction;
 			p->restitution = restitution;
+			cnRemixContacts( world );
 			return true;
 		}
 	}
@@ -152,6 +169,7 @@ bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, do
 	}
 	world->materialPairs = pairs;
 	pairs[world->materialPairCount++] = (cnMaterialPair){ a, b, friction, restitution };
+	cnRemixContacts( world );
 	return true;
 }
 

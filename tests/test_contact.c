@@ -414,6 +414,44 @@ static void materialMixing( void )
 	cnDestroyWorld( world );
 }
 
+static void materialChangeWhileTouching( void )
+{
+	// A box slides on the ground at 5 m/s with mu 0.5 (mixed: 0.5), decelerating by mu g. Changed
+	// while the pair touches, a material or a pair acts from the next step: the ground's friction 0
+	// (mixed: 0) leaves the speed constant; then a pair friction of 0.2 decelerates by 0.2 g.
+	double g = 10.0, h = 1.0 / 60.0;
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -g ) );
+	cnMaterialId ground = tbGround( world, 0.5, 0.0 );
+	cnMaterialId boxMaterial = tbMaterial( world, 0.5, 0.0 );
+	cnBodyId box = tbBox( world, cnBody_dynamic, cnV3( 0, 0, 0.5 ), cnQuat_identity, cnV3( 5, 0, 0 ),
+						  cnV3( 0.5, 0.5, 0.5 ), boxMaterial );
+	for ( int i = 0; i < 10; ++i )
+	{
+		CHECK( cnWorld_Step( world, h ) );
+	}
+	double v0 = cnBody_GetLinearVelocity( world, box ).x;
+	CHECK( v0 < 5.0 - 9 * 0.5 * g * h && v0 > 2.0 );
+
+	cnMaterialDef def = cnMaterial_GetDef( world, ground );
+	def.friction = 0.0;
+	CHECK( cnMaterial_SetDef( world, ground, &def ) );
+	for ( int i = 0; i < 30; ++i )
+	{
+		CHECK( cnWorld_Step( world, h ) );
+	}
+	double v1 = cnBody_GetLinearVelocity( world, box ).x;
+	CHECK_NEAR( v1, v0, 1e-9 );
+
+	CHECK( cnWorld_SetMaterialPair( world, ground, boxMaterial, 0.2, 0.0 ) );
+	for ( int i = 0; i < 30; ++i )
+	{
+		CHECK( cnWorld_Step( world, h ) );
+	}
+	double v2 = cnBody_GetLinearVelocity( world, box ).x;
+	CHECK_NEAR( v2, v1 - 0.2 * g * 30 * h, 1e-6 );
+	cnDestroyWorld( world );
+}
+
 int main( void )
 {
 	RUN_TEST( bounceHeights );
@@ -430,5 +468,6 @@ int main( void )
 	RUN_TEST( collisionFiltering );
 	RUN_TEST( kinematicPush );
 	RUN_TEST( materialMixing );
+	RUN_TEST( materialChangeWhileTouching );
 	return TEST_SUMMARY();
 }

@@ -192,7 +192,8 @@ CN_API bool cnWorld_IsCollisionDisabled( const cnWorld* world, cnBodyId a, cnBod
 /// Material 0 exists from the start with cnDefaultMaterialDef() values.
 CN_API cnMaterialId cnCreateMaterial( cnWorld* world, const cnMaterialDef* def );
 
-/// Replaces the values of an existing material (bodies created later use the new density).
+/// Replaces the values of an existing material (bodies created later use the new density; touching
+/// contacts take the new friction and restitution from the next step).
 CN_API bool cnMaterial_SetDef( cnWorld* world, cnMaterialId id, const cnMaterialDef* def );
 
 /// The definition of a material (name and texture point into the world's copy).
@@ -204,7 +205,8 @@ CN_API int cnWorld_GetMaterialCount( const cnWorld* world );
 /// Finds a material by name; -1 when there is none.
 CN_API cnMaterialId cnWorld_FindMaterial( const cnWorld* world, const char* name );
 
-/// Overrides the combined friction and restitution of two materials (in either order).
+/// Overrides the combined friction and restitution of two materials (in either order), touching
+/// contacts included.
 CN_API bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, double friction,
 									 double restitution );
 
