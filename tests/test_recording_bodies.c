@@ -18,6 +18,7 @@
 
 #define REC_PATH "test_recording_bodies_out.cnrec"
 #define BAD_NAME "bodies.cnrec"
+#include "test_recording_expect.h"
 
 enum
 {
@@ -371,19 +372,6 @@ static void fixedBodies( void )
 	CHECK( strstr( cnGetError(), "was destroyed" ) != NULL );
 	cnDestroyRecorder( recorder );
 	cnDestroyWorld( world );
-}
-
-static void expectError( const uint8_t* data, size_t size, const char* want )
-{
-	cnRecording* rec = cnLoadRecordingFromMemory( data, size, BAD_NAME );
-	CHECK( rec == NULL );
-	bool named = strncmp( cnGetError(), BAD_NAME ": ", strlen( BAD_NAME ) + 2 ) == 0;
-	CHECK( named && strstr( cnGetError(), want ) != NULL );
-	if ( rec != NULL || named == false || strstr( cnGetError(), want ) == NULL )
-	{
-		printf( "  wanted '%s', got '%s'\n", want, rec != NULL ? "a recording" : cnGetError() );
-	}
-	cnDestroyRecording( rec );
 }
 
 static void badFiles( void )

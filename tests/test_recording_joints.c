@@ -17,6 +17,7 @@
 
 #define REC_PATH "test_recording_joints_out.cnrec"
 #define BAD_NAME "joints.cnrec"
+#include "test_recording_expect.h"
 
 enum
 {
@@ -522,20 +523,6 @@ static void byteLayout( void )
 		CHECK( data[smallHeader + f * smallFrame + smallFrame - 1] == cnRecordedJoint_acting );
 	}
 	free( data );
-}
-
-// Loads a changed copy and checks that it fails with a message naming the source and holding want.
-static void expectError( const uint8_t* data, size_t size, const char* want )
-{
-	cnRecording* rec = cnLoadRecordingFromMemory( data, size, BAD_NAME );
-	CHECK( rec == NULL );
-	bool named = strncmp( cnGetError(), BAD_NAME ": ", strlen( BAD_NAME ) + 2 ) == 0;
-	CHECK( named && strstr( cnGetError(), want ) != NULL );
-	if ( rec != NULL || named == false || strstr( cnGetError(), want ) == NULL )
-	{
-		printf( "  wanted '%s', got '%s'\n", want, rec != NULL ? "a recording" : cnGetError() );
-	}
-	cnDestroyRecording( rec );
 }
 
 static void badJointSections( void )
