@@ -171,7 +171,9 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 
 	for ( int jj = 0; jj < maxPointCount; ++jj )
 	{
-		int j = ( firstPoint + ( pass->reverse ? maxPointCount - 1 - jj : jj ) ) % maxPointCount;
+		// (both terms are below maxPointCount: one subtraction wraps, no division in the loop)
+		int j = firstPoint + ( pass->reverse ? maxPointCount - 1 - jj : jj );
+		j = j < maxPointCount ? j : j - maxPointCount;
 		if ( CN_SKIP( g, j, lane ) )
 		{
 			continue;

@@ -11,7 +11,6 @@
 #include "methods/impulse/impulse.h"
 
 #include "task.h"
-#include "union_find.h"
 
 #include <string.h>
 
@@ -191,54 +190,34 @@ static cnJointIslands* cnBuildJointIslands( cnStepContext* context )
 		return islands;
 	}
 
-	// islands of bodies joined by joints (the dummy entry joins nothing)
-	int* parent = cnArena_Alloc( &world->arena, (size_t)( dummy + 1 ) * sizeof( int ) );
-	cnUnionFind_Reset( parent, dummy + 1 );
-	for ( int i = 0; i < context->jointCount; ++i )
-	{
-		const cnJointConstraint* jc = context->joints + i;
-		if ( jc->a.index != dummy && jc->b.index != dummy )
-		{
-			cnUnionFind_Union( parent, jc->a.index, jc->b.index );
-		}
-	}
-
-	// the rows, grouped by island (counting sort on the root, joints' order kept within each)
+	// the rows of each group of joined bodies (cnPrepareJoints groups the joints), in group order and
+	// the joints' order within a group
 	cnIslandRow* sorted = cnArena_Alloc( &world->arena, (size_t)total * sizeof( cnIslandRow ) );
-	int* count = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
-	memset( count, 0, (size_t)( dummy + 2 ) * sizeof( int ) );
-	int* rootOf = cnArena_Alloc( &world->arena, (size_t)( context->jointCount > 0 ? context->jointCount : 1 ) * sizeof( int ) );
-	for ( int i = 0; i < context->jointCount; ++i )
+	int groupCount = context->jointGroupCount;
+	int* start = cnArena_Alloc( &world->arena, (size_t)( groupCount + 1 ) * sizeof( int ) );
+	int k = 0;
+	for ( int g = 0; g < groupCount; ++g )
 	{
-		const cnJointConstraint* jc = context->joints + i;
-		rootOf[i] = cnUnionFind_Find( parent, jc->a.index != dummy ? jc->a.index : jc->b.index );
-		for ( int r = 0; r < jc->rowCount; ++r )
+		start[g] = k;
+		for ( int m = context->jointGroupStart[g]; m < context->jointGroupStart[g + 1]; ++m )
 		{
-			count[rootOf[i] + 1] += jc->rows[r].type == cnJointRow_equality ? 1 : 0;
-		}
-	}
-	for ( int i = 0; i <= dummy; ++i )
-	{
-		count[i + 1] += count[i];
-	}
-	int* start = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
-	memcpy( start, count, (size_t)( dummy + 2 ) * sizeof( int ) );
-	for ( int i = 0; i < context->jointCount; ++i )
-	{
-		const cnJointConstraint* jc = context->joints + i;
-		for ( int r = 0; r < jc->rowCount; ++r )
-		{
-			if ( jc->rows[r].type == cnJointRow_equality )
+			int i = context->jointGroupJoints[m];
+			const cnJointConstraint* jc = context->joints + i;
+			for ( int r = 0; r < jc->rowCount; ++r )
 			{
-				sorted[count[rootOf[i]]++] = (cnIslandRow){ i, r, jc->a.index, jc->b.index };
+				if ( jc->rows[r].type == cnJointRow_equality )
+				{
+					sorted[k++] = (cnIslandRow){ i, r, jc->a.index, jc->b.index };
+				}
 			}
 		}
 	}
+	start[groupCount] = k;
 
 	// the non-empty islands and their envelopes
 	islands->rows = sorted;
-	islands->start = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
-	islands->factorStart = cnArena_Alloc( &world->arena, (size_t)( dummy + 2 ) * sizeof( int ) );
+	islands->start = cnArena_Alloc( &world->arena, (size_t)( groupCount + 1 ) * sizeof( int ) );
+	islands->factorStart = cnArena_Alloc( &world->arena, (size_t)( groupCount + 1 ) * sizeof( int ) );
 	islands->first = cnArena_Alloc( &world->arena, (size_t)total * sizeof( int ) );
 	islands->offset = cnArena_Alloc( &world->arena, (size_t)total * sizeof( int ) );
 	islands->x = cnArena_Alloc( &world->arena, (size_t)total * sizeof( double ) );
@@ -249,9 +228,9 @@ static cnJointIslands* cnBuildJointIslands( cnStepContext* context )
 	}
 	int size = 0;
 	int n = 0;
-	for ( int root = 0; root <= dummy; ++root )
+	for ( int g = 0; g < groupCount; ++g )
 	{
-		int s = start[root], e = start[root + 1];
+		int s = start[g], e = start[g + 1];
 		if ( e == s )
 		{
 			continue;
