@@ -11,6 +11,7 @@
 
 #include "view_edit.h"
 
+#include "view_compare.h"
 #include "view_history.h"
 #include "view_text.h"
 
@@ -513,22 +514,29 @@ static bool cliViewEdit_Frame( cliViewSource* source, const cJSON* root, int* fr
 	return true;
 }
 
-static enum MHD_Result cliViewEdit_Sync( cliViewSource* source, struct MHD_Connection* connection, const cJSON* root )
+// Marks or unmarks a sync point in every run (with --compare they share the one timeline, and a cut,
+// which drops the later ones, cuts every run at the same frame: the lists stay the same).
+static enum MHD_Result cliViewEdit_Sync( cliViewSource* sources, int runCount, int run,
+										 struct MHD_Connection* connection, const cJSON* root )
 {
 	int frame = 0;
-	if ( cliViewEdit_Frame( source, root, &frame ) == false )
+	if ( cliViewEdit_Frame( sources + run, root, &frame ) == false )
 	{
 		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: expected a frame that exists (0 to the last)" );
 	}
 	const cJSON* remove = cJSON_GetObjectItemCaseSensitive( root, "remove" );
-	pthread_mutex_lock( &source->lock );
-	bool ok = cliViewHistory_SetSync( &source->history, frame, cJSON_IsTrue( remove ) == false );
-	pthread_mutex_unlock( &source->lock );
+	bool ok = true;
+	for ( int r = 0; r < runCount; ++r )
+	{
+		pthread_mutex_lock( &sources[r].lock );
+		ok = cliViewHistory_SetSync( &sources[r].history, frame, cJSON_IsTrue( remove ) == false ) && ok;
+		pthread_mutex_unlock( &sources[r].lock );
+	}
 	if ( ok == false )
 	{
 		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "too many sync points" );
 	}
-	return cliViewEdit_SyncList( source, connection );
+	return cliViewEdit_SyncList( sources + run, connection );
 }
 
 // Whether an edit list adds a body (adds only: true), or adds or deletes one.
@@ -636,25 +644,39 @@ static cnRecording* cliViewEdit_DescribeHistory( cliViewSource* source, const in
 	return description;
 }
 
-static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connection* connection, const cJSON* root )
+// One run's cut, made ready but not started: the world at the frame, edited; the cut list's entry
+// for it; and, when the bodies change, the new body list and description. Nothing of the source
+// has changed while it is ready, so a cut over several runs (--compare) starts none of them until
+// every run's edits have succeeded.
+typedef struct cliViewCutPlan
 {
-	int frame = 0;
-	const cJSON* edits = cJSON_GetObjectItemCaseSensitive( root, "edits" );
-	if ( cliViewEdit_Frame( source, root, &frame ) == false )
-	{
-		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: expected a frame that exists (0 to the last)" );
-	}
-	if ( edits != NULL && cJSON_IsArray( edits ) == false )
-	{
-		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "edits: expected an array" );
-	}
-	char message[600] = "";
-	pthread_mutex_lock( &s_cutLock );
-	cnWorld* world = cliViewEdit_WorldAt( source, frame, message, sizeof( message ) );
+	cnWorld* world;
+	char* editsText;
+	cnBodyId* ids;
+	int idCount;
+	cnRecording* description;
+} cliViewCutPlan;
+
+static void cliViewEdit_FreePlan( cliViewCutPlan* plan )
+{
+	cnDestroyWorld( plan->world );
+	cJSON_free( plan->editsText );
+	free( plan->ids );
+	cnDestroyRecording( plan->description );
+	memset( plan, 0, sizeof( *plan ) );
+}
+
+// Makes the world at frame again from its snapshot, checks it against the cached frame, applies the
+// edits and works out the history the cut leaves. 0 when ready, else the HTTP status with message
+// set (and nothing kept). Called with s_cutLock held.
+static unsigned int cliViewEdit_Prepare( cliViewSource* source, int frame, const cJSON* edits, cliViewCutPlan* plan,
+										 char* message, size_t messageSize )
+{
+	memset( plan, 0, sizeof( *plan ) );
+	cnWorld* world = cliViewEdit_WorldAt( source, frame, message, messageSize );
 	if ( world == NULL )
 	{
-		pthread_mutex_unlock( &s_cutLock );
-		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, message );
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
 	}
 	// the world made again is the one that made the frame: the run is deterministic (a body that
 	// does not exist in it is not drawn in the frame: a zero quaternion)
@@ -677,19 +699,17 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connec
 	if ( same == false )
 	{
 		cnDestroyWorld( world );
-		pthread_mutex_unlock( &s_cutLock );
-		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR,
-								  "the world made again from its snapshot differs from the frame shown" );
+		snprintf( message, messageSize, "the world made again from its snapshot differs from the frame shown" );
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
 	}
 	int index = 0;
 	for ( const cJSON* e = edits != NULL ? edits->child : NULL; e != NULL; e = e->next, ++index )
 	{
 		cnBodyId added;
-		if ( cliViewEdit_Apply( source->scene, world, e, index, message, sizeof( message ), &added ) == false )
+		if ( cliViewEdit_Apply( source->scene, world, e, index, message, messageSize, &added ) == false )
 		{
 			cnDestroyWorld( world );
-			pthread_mutex_unlock( &s_cutLock );
-			return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, message );
+			return MHD_HTTP_BAD_REQUEST;
 		}
 	}
 
@@ -745,7 +765,7 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connec
 	if ( ok && ( changedBefore || cliViewEdit_ChangesBodies( edits, true ) ) )
 	{
 		description = cliViewEdit_DescribeHistory( source, cutFrames, cutEdits, kept + 1, &ids, &idCount, message,
-												   sizeof( message ) );
+												   messageSize );
 		ok = description != NULL;
 		if ( ok && idCount == bodyCount && memcmp( ids, source->bodies, sizeof( cnBodyId ) * (size_t)idCount ) == 0 )
 		{
@@ -762,23 +782,103 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* source, struct MHD_Connec
 	{
 		cJSON_free( editsText );
 		cnDestroyWorld( world );
-		pthread_mutex_unlock( &s_cutLock );
-		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR,
-								  message[0] != 0 ? message : "out of memory" );
+		if ( message[0] == 0 )
+		{
+			snprintf( message, messageSize, "out of memory" );
+		}
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
 	}
-	ok = cliViewSource_Restart( source, world, frame, ids, idCount, description );
+	plan->world = world;
+	plan->editsText = editsText;
+	plan->ids = ids;
+	plan->idCount = idCount;
+	plan->description = description;
+	return 0;
+}
+
+// Starts the run again from the plan's world (which the source then owns, with the body list and
+// description) and records the cut; false when the thread cannot start. Called with s_cutLock held.
+static bool cliViewEdit_Commit( cliViewSource* source, int frame, cliViewCutPlan* plan )
+{
+	bool ok = cliViewSource_Restart( source, plan->world, frame, plan->ids, plan->idCount, plan->description );
+	plan->world = NULL;
+	plan->ids = NULL;
+	plan->description = NULL;
 	pthread_mutex_lock( &source->lock );
 	// (Restart dropped the later cuts; without memory for this one, the saved recording stops here)
-	bool added = cliViewHistory_AddCut( &source->history, frame, editsText );
+	bool added = cliViewHistory_AddCut( &source->history, frame, plan->editsText );
 	pthread_mutex_unlock( &source->lock );
 	(void)added;
-	cJSON_free( editsText );
+	cliViewEdit_FreePlan( plan );
+	return ok;
+}
+
+// A cut at one frame of every run (one with --compare: the runs share frame numbers, and the same
+// edits go to each run's world, restored from its own snapshot). No run is restarted until every
+// run's world is made and edited, so a refused edit changes none; the answer is run `run`'s list.
+static enum MHD_Result cliViewEdit_Cut( cliViewSource* sources, int runCount, int run,
+										struct MHD_Connection* connection, const cJSON* root )
+{
+	int frame = 0;
+	const cJSON* edits = cJSON_GetObjectItemCaseSensitive( root, "edits" );
+	if ( runCount < 1 || runCount > CLI_VIEW_COMPARE_MAX )
+	{
+		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "too many runs to cut" );
+	}
+	for ( int r = 0; r < runCount; ++r )
+	{
+		if ( cliViewEdit_Frame( sources + r, root, &frame ) == false )
+		{
+			if ( runCount == 1 )
+			{
+				return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST,
+										  "frame: expected a frame that exists (0 to the last)" );
+			}
+			char message[160];
+			snprintf( message, sizeof( message ),
+					  "frame: expected a frame every run has made (run %d, %s, has %d so far)", r, sources[r].method,
+					  cliViewSource_GetFrameCount( sources + r, &(bool){ false }, NULL, 0 ) );
+			return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, message );
+		}
+	}
+	if ( edits != NULL && cJSON_IsArray( edits ) == false )
+	{
+		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "edits: expected an array" );
+	}
+	char message[600] = "";
+	cliViewCutPlan plans[CLI_VIEW_COMPARE_MAX];
+	pthread_mutex_lock( &s_cutLock );
+	for ( int r = 0; r < runCount; ++r )
+	{
+		unsigned int status = cliViewEdit_Prepare( sources + r, frame, edits, plans + r, message, sizeof( message ) );
+		if ( status != 0 )
+		{
+			for ( int k = 0; k < r; ++k )
+			{
+				cliViewEdit_FreePlan( plans + k );
+			}
+			pthread_mutex_unlock( &s_cutLock );
+			if ( runCount > 1 )
+			{
+				// which run refused (the edits are the same for every run, the worlds not quite)
+				char which[720];
+				snprintf( which, sizeof( which ), "run %d (%s): %s", r, sources[r].method, message );
+				return cliViewEdit_Error( connection, status, which );
+			}
+			return cliViewEdit_Error( connection, status, message );
+		}
+	}
+	bool ok = true;
+	for ( int r = 0; r < runCount; ++r )
+	{
+		ok = cliViewEdit_Commit( sources + r, frame, plans + r ) && ok;
+	}
 	pthread_mutex_unlock( &s_cutLock );
 	if ( ok == false )
 	{
 		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot start the simulation again" );
 	}
-	return cliViewEdit_SyncList( source, connection );
+	return cliViewEdit_SyncList( sources + run, connection );
 }
 
 // The world at the start of the running segment (the last cut, else frame 0), as a scene.
@@ -933,10 +1033,11 @@ static enum MHD_Result cliViewEdit_SaveRecording( cliViewSource* source, struct 
 	return cliViewEdit_Send( connection, MHD_HTTP_OK, "application/octet-stream", copy, size, "history.cnrec" );
 }
 
-enum MHD_Result cliViewEdit_Answer( cliViewSource* source, struct MHD_Connection* connection, const char* url,
-									const char* method, const char* uploadData, size_t* uploadSize,
+enum MHD_Result cliViewEdit_Answer( cliViewSource* sources, int runCount, int run, struct MHD_Connection* connection,
+									const char* url, const char* method, const char* uploadData, size_t* uploadSize,
 									void** requestContext )
 {
+	cliViewSource* source = sources + run;
 	bool post = strcmp( method, MHD_HTTP_METHOD_POST ) == 0;
 	bool get = strcmp( method, MHD_HTTP_METHOD_GET ) == 0 || strcmp( method, MHD_HTTP_METHOD_HEAD ) == 0;
 	bool postable = strcmp( url, "/api/sync" ) == 0 || strcmp( url, "/api/cut" ) == 0;
@@ -974,8 +1075,8 @@ enum MHD_Result cliViewEdit_Answer( cliViewSource* source, struct MHD_Connection
 		cJSON_Delete( root );
 		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "the body must be a JSON object" );
 	}
-	enum MHD_Result result = strcmp( url, "/api/sync" ) == 0 ? cliViewEdit_Sync( source, connection, root )
-															 : cliViewEdit_Cut( source, connection, root );
+	enum MHD_Result result = strcmp( url, "/api/sync" ) == 0 ? cliViewEdit_Sync( sources, runCount, run, connection, root )
+															 : cliViewEdit_Cut( sources, runCount, run, connection, root );
 	cJSON_Delete( root );
 	return result;
 }

@@ -18,9 +18,12 @@
 bool cliViewEdit_Handles( const char* url );
 
 /// Answers one of them (called by libmicrohttpd's handler for each piece of the request, as its
-/// answer function is). *requestContext holds the body read so far; cliViewEdit_Completed frees it.
-enum MHD_Result cliViewEdit_Answer( cliViewSource* source, struct MHD_Connection* connection, const char* url,
-									const char* method, const char* uploadData, size_t* uploadSize,
+/// answer function is) for the runs sources[0 .. runCount - 1] (one, but with --compare), of which
+/// the request names run: a sync point or a cut is made in every run (they share the one timeline),
+/// the answer and the saved scene or recording are run's. *requestContext holds the body read so
+/// far; cliViewEdit_Completed frees it.
+enum MHD_Result cliViewEdit_Answer( cliViewSource* sources, int runCount, int run, struct MHD_Connection* connection,
+									const char* url, const char* method, const char* uploadData, size_t* uploadSize,
 									void** requestContext );
 
 /// Frees what cliViewEdit_Answer kept for a request (libmicrohttpd's request-completed callback).

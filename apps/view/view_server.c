@@ -836,7 +836,8 @@ static enum MHD_Result cliViewServer_Route( cliViewServer* server, cliViewSource
 {
 	if ( edit )
 	{
-		return cliViewEdit_Answer( source, connection, url, method, uploadData, uploadSize, requestContext );
+		return cliViewEdit_Answer( server->sources, server->runCount, (int)( source - server->sources ), connection, url,
+								   method, uploadData, uploadSize, requestContext );
 	}
 	if ( strcmp( url, "/api/frames" ) == 0 )
 	{
