@@ -10,7 +10,12 @@
 // - key G shows the runs in a grid of views instead, one per method, side by side without overlap,
 //   each labelled with its method in its colour; in each view the moving bodies of its run (and only
 //   its run) are drawn where they project (a pixel of the run's colour at each; screenshot
-//   WORK_DIR/compare-grid.png); the button puts the ghosts back.
+//   WORK_DIR/compare-grid.png); the button puts the ghosts back;
+// - the picked ball's panel has a row per run in the run's colour, each with that run's speed g t and
+//   energies from /api/body?run=K; a sync point marked on the page is every run's; a velocity cut
+//   from the page's hook is made in every run, whose ghosts then follow the run's new frames (and
+//   before the cut the old ones), whose plot rows load again, and "back one sync point" goes to the
+//   mark; the downloads are per run (WORK_DIR/compare-cut.png).
 import { join } from 'node:path';
 import {
 	check,
@@ -185,12 +190,83 @@ async function testPage(expected) {
 		}));
 		check(!back.on && back.legend && back.cells === 0 && back.ghosts.every((n) => n === 2),
 			`the button puts the overlaid ghosts back (${JSON.stringify(back)})`);
+		await testPageCut(page, viewer, expected, ball, shown.runs);
 		check(problems.length === 0, `no page errors (${problems.join('; ')})`);
 		await page.close();
 		await stopViewer(viewer);
 	} finally {
 		await browser.close();
 	}
+}
+
+// The picked body's panel per run, sync points and a cut on the page with --compare.
+async function testPageCut(page, viewer, expected, ball, runs) {
+	const g = 9.81;
+	// the ball falls freely from rest: at frame 30 (t = 0.5 s) its speed is g t in every run
+	await page.evaluate(() => {
+		window.cairnViewer.seek(30);
+		window.cairnViewer.pick('ball');
+	});
+	await page.waitForFunction(() => {
+		const info = window.cairnViewer.info();
+		return info && info.runs && info.runs.length === 2 && info.runs.every((r) => r.state);
+	}, null, { timeout: 15000 });
+	const panel = await page.evaluate(() => ({
+		info: window.cairnViewer.info(),
+		rows: [...document.querySelectorAll('#info-runs tr[data-run]')].map((tr) => ({
+			color: tr.style.color,
+			cells: [...tr.cells].map((c) => c.textContent),
+		})),
+	}));
+	const t = 30 / 60;
+	check(panel.info.runs.every((r, k) => r.method === methods[k] && Math.abs(r.state.speed - g * t) < 1e-9 &&
+		Math.abs(r.state.kinetic - 0.5 * 2 * (g * t) ** 2) < 1e-8),
+	`each run's state of the ball: speed g t and 1/2 m (g t)^2 (${JSON.stringify(panel.info.runs.map((r) => r.state.speed))})`);
+	// colours as the page writes them back (rgb(...)) from the runs' hex colours
+	const rgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+	check(panel.rows.length === 2 && panel.rows.every((row, k) => row.color === rgb(runs[k].color) && row.cells[0] === methods[k] &&
+		Math.abs(Number(row.cells[1]) - g * t) < 1e-4 && Math.abs(Number(row.cells[4]) - panel.info.runs[k].state.total) < 1e-4 * Math.abs(panel.info.runs[k].state.total)),
+	`the panel shows a row per run in its colour with its speed and energies (${JSON.stringify(panel.rows)})`);
+
+	// a sync point on the page is every run's
+	const marks = await page.evaluate(() => window.cairnViewer.markSync(10));
+	check(JSON.stringify(marks) === '[10]', `sync point marked at 10 (${marks})`);
+	const lists = await Promise.all([0, 1].map(async (r) => (await getJson(viewer.url, `/api/sync?run=${r}`)).json.syncPoints));
+	check(lists.every((l) => JSON.stringify(l) === '[10]'), `both runs list it (${JSON.stringify(lists)})`);
+	const cutPanel = await page.evaluate(() => window.cairnViewer.cutPanel());
+	check(cutPanel && cutPanel.enabled, `the cut panel is enabled with --compare (${JSON.stringify(cutPanel)})`);
+	const links = await page.evaluate(() => [...document.querySelectorAll('#save-recording, #save-recording-1, #save-scene, #save-scene-1')].map((a) => a.getAttribute('href')));
+	check(JSON.stringify(links) === JSON.stringify(['/api/save/recording?run=0', '/api/save/recording?run=1', '/api/save/scene?run=0', '/api/save/scene?run=1']),
+		`a download per run (${links})`);
+
+	// a cut from the page: every run goes on from its edited world
+	const N = 40;
+	const answer = await page.evaluate((n) => window.cairnViewer.cut(n, [{ op: 'velocity', body: 'ball', linear: [0, 0, 3] }]), N);
+	check(answer && answer.cutFrame === N, `cut at ${N} (${JSON.stringify(answer)})`);
+	await page.waitForFunction(() => {
+		const v = window.cairnViewer;
+		return v.runs().every((r) => r.complete) && v.complete && v.loadedEverywhere === v.frameCount && v.plot().complete.every(Boolean);
+	}, null, { timeout: 30000 });
+	const F = 50;
+	const drawn = await page.evaluate((f) => {
+		const v = window.cairnViewer;
+		v.seek(20);
+		const before = [0, 1].map((r) => v.ghostPosition(r, 'ball'));
+		v.seek(f);
+		const after = [0, 1].map((r) => v.ghostPosition(r, 'ball'));
+		return { before, after, rows: v.plot().rows, frameCount: v.frameCount, back: v.backSync(), cuts: v.cuts() };
+	}, F);
+	const server = await Promise.all([0, 1].map(async (r) => (await getJson(viewer.url, `/api/frames?run=${r}&from=${F}&count=1`)).json.frames[0]));
+	const at = (frame, i) => frame.slice(1 + 7 * i, 4 + 7 * i);
+	const same = (p, q) => p && Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) < 1e-6;
+	check([0, 1].every((r) => same(drawn.after[r], at(server[r], ball)) && !same(drawn.after[r], at(expected.runs[r][F], ball))),
+		`after the cut each run's ghost is at its run's new frame ${F} (${JSON.stringify(drawn.after)})`);
+	// up 3 m/s from where it was at the cut: higher than before at frame 50 in both runs
+	check([0, 1].every((r) => drawn.after[r][2] > expected.runs[r][F][3 + 7 * ball]), 'the edited ball is higher than before');
+	check([0, 1].every((r) => same(drawn.before[r], at(expected.runs[r][20], ball))), 'before the cut the ghosts are where they were');
+	check(drawn.rows.every((n) => n === drawn.frameCount), `every run's plot rows loaded again (${drawn.rows})`);
+	check(drawn.back === 10 && drawn.cuts.cutFrame === N, `back one sync point from ${F} goes to 10 (${drawn.back}), the cut at ${N}`);
+	await page.screenshot({ path: join(work, 'compare-cut.png') });
 }
 
 try {

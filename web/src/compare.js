@@ -29,14 +29,37 @@ class RunFrames {
 		return this.numbers.subarray(index * this.stride, (index + 1) * this.stride);
 	}
 
+	/** Drops the frames from `from` on (a cut made them again in every run) and loads them anew. */
+	invalidate(from) {
+		this.generation = (this.generation || 0) + 1;
+		this.loaded = Math.max(0, Math.min(Math.floor(from), this.loaded));
+		this.frameCount = this.loaded;
+		this.complete = false;
+		this.message = '';
+		if (!this.loading) this.load();
+	}
+
 	async load() {
+		this.loading = true;
+		try {
+			await this.loadLoop();
+		} finally {
+			this.loading = false;
+		}
+	}
+
+	async loadLoop() {
 		for (;;) {
+			// answers asked for before a cut are dropped (invalidate bumps the generation)
+			const generation = this.generation || 0;
 			try {
 				const status = await getJson(`/api/status?run=${this.run}`);
+				if (generation !== (this.generation || 0)) continue;
 				this.frameCount = status.frameCount;
 				this.message = status.message || '';
 				if (this.loaded < this.frameCount) {
 					const { numbers, count } = await getFrames(this.loaded, this.frameCount - this.loaded, this.stride, this.run);
+					if (generation !== (this.generation || 0)) continue;
 					if (this.numbers.length < (this.loaded + count) * this.stride) {
 						const grown = new Float64Array(Math.max((this.loaded + count) * this.stride, 2 * this.numbers.length));
 						grown.set(this.numbers.subarray(0, this.loaded * this.stride));
@@ -293,6 +316,11 @@ export class Compare {
 		const i = this.scene.bodies.findIndex((b) => b.name === name);
 		const group = this.ghosts[run] ? this.ghosts[run].get(i) : undefined;
 		return group ? group.position.toArray() : null;
+	}
+
+	/** A cut at frame `from` made every run's frames from there again: the other runs load them anew (the first run's store is the page's own). */
+	invalidate(from) {
+		for (const s of this.stores) if (s instanceof RunFrames) s.invalidate(from);
 	}
 
 	/** Frames every run has loaded (the shortest run's). */

@@ -162,6 +162,36 @@ export class EditPanel {
 		if (!this.simulated) this.disable('a recording cannot be cut: view the scene to change it');
 	}
 
+	/**
+	 * With --compare: every run is cut at once, and each has its own history and method, so the
+	 * downloads are per run (`?run=K`, named by its method in its colour): the first run's keep the
+	 * ids save-recording and save-scene, the others' get save-recording-K and save-scene-K.
+	 */
+	setRuns(runs) {
+		const row = this.saveRecording.parentElement;
+		row.innerHTML = '';
+		row.style.flexWrap = 'wrap';
+		for (const [kind, path, file, first] of [
+			['recording', '/api/save/recording', 'history', this.saveRecording],
+			['scene', '/api/save/scene', 'scene', this.saveScene],
+		]) {
+			const label = document.createElement('span');
+			label.textContent = `save ${kind}`;
+			row.append(label);
+			runs.forEach((run, r) => {
+				const link = r === 0 ? first : document.createElement('a');
+				link.id = r === 0 ? first.id : `save-${kind}-${r}`;
+				link.href = `${path}?run=${r}`;
+				link.download = `${file}-${run.method}.${kind === 'scene' ? 'json' : 'cnrec'}`;
+				link.textContent = run.method;
+				link.style.color = run.color;
+				link.title = kind === 'scene' ? `the ${run.method} run's world at the last cut as a JSON scene` : `every frame of the ${run.method} run so far, cuts included`;
+				row.append(link);
+			});
+		}
+		this.say('a cut is made in every run', false);
+	}
+
 	disable(why) {
 		this.simulated = false;
 		this.fields.disabled = true;

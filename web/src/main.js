@@ -140,16 +140,17 @@ async function start() {
 		return [(b[o] - a[o]) / dt, (b[o + 1] - a[o + 1]) / dt, (b[o + 2] - a[o + 2]) / dt];
 	}
 	// a scene's bodies: velocities and energies as the simulation had them at each frame
-	// (/api/body), fetched once per body and frame
+	// (/api/body), fetched once per run, body and frame
 	const bodyStates = new Map();
 	let infoRows = {};
 	let infoState = null;
-	async function bodyState(body, index) {
-		const key = `${body}:${index}`;
+	let infoRuns = [];
+	async function bodyState(body, index, run = 0) {
+		const key = `${run}:${body}:${index}`;
 		if (!bodyStates.has(key)) {
 			let state = null;
 			try {
-				state = await getJson(`/api/body?index=${body}&frame=${index}`);
+				state = await getJson(`/api/body?index=${body}&frame=${index}${run > 0 ? `&run=${run}` : ''}`);
 			} catch {
 				return null;
 			}
@@ -166,12 +167,13 @@ async function start() {
 			info.hidden = true;
 			infoRows = {};
 			infoState = null;
+			infoRuns = [];
 			return;
 		}
 		const body = scene.bodies[picked];
 		const p = bodies[picked].position;
 		const rows = [['position', `${format(p.x)}  ${format(p.y)}  ${format(p.z)} m`]];
-		const state = bodyStates.get(`${picked}:${shown}`);
+		const state = bodyStates.get(`0:${picked}:${shown}`);
 		if (scene.source !== 'scene') {
 			// a recording holds poses only: the origin's velocity by differences, no energy
 			const v = velocity(picked, shown);
@@ -208,6 +210,8 @@ async function start() {
 		}
 		infoRows = Object.fromEntries(rows);
 		infoState = state && state.available ? state : null;
+		// with --compare, the rows above are the first run's; a table gives every run's in its colour
+		const runRows = compare ? runStates(body) : null;
 		info.hidden = false;
 		info.innerHTML = '';
 		const title = document.createElement('b');
@@ -220,6 +224,49 @@ async function start() {
 			tr.insertCell().textContent = value;
 		}
 		info.append(table);
+		if (runRows) info.append(runRows);
+	}
+	// the picked body's velocity and energies in every run of --compare, one row per method in its
+	// colour (the runs part ways, so each has its own); asks the server for those not known yet
+	function runStates(body) {
+		const which = picked;
+		const index = shown;
+		const table = document.createElement('table');
+		table.id = 'info-runs';
+		const head = table.insertRow();
+		const dynamic = body.type === 'dynamic';
+		for (const label of dynamic ? ['method', 'speed m/s', 'kinetic J', 'potential J', 'total J'] : ['method', 'speed m/s']) {
+			const th = document.createElement('th');
+			th.textContent = label;
+			th.style.cssText = 'text-align:left;font-weight:600;padding-right:8px';
+			head.append(th);
+		}
+		let waiting = false;
+		infoRuns = runs.map((run, r) => {
+			const state = bodyStates.get(`${r}:${which}:${index}`);
+			const tr = table.insertRow();
+			tr.dataset.run = String(r);
+			tr.style.color = RUN_COLORS[r % RUN_COLORS.length];
+			tr.insertCell().textContent = run.method;
+			if (state === undefined) {
+				waiting = true;
+				tr.insertCell().textContent = '...';
+				bodyState(which, index, r).then((answer) => {
+					if (answer && which === picked && index === shown) showInfo();
+				});
+				return { method: run.method, state: null };
+			}
+			const number = (x) => (Math.abs(x) < 5e-10 ? '0' : x.toPrecision(6));
+			if (state.available) {
+				tr.insertCell().textContent = number(state.speed);
+				if (dynamic) for (const x of [state.kinetic, state.potential, state.total]) tr.insertCell().textContent = number(x);
+			} else {
+				tr.insertCell().textContent = state.reason || 'not available';
+			}
+			return { method: run.method, state: state.available ? state : null };
+		});
+		table.dataset.complete = waiting ? 'false' : 'true';
+		return table;
 	}
 	function highlight(index, on) {
 		stage.invalidate();
@@ -241,8 +288,9 @@ async function start() {
 		}
 	});
 
-	// sync points and cuts (history.js, edit.js): not for the runs of --compare
-	const history = compare ? null : new History(player, store);
+	// sync points and cuts (history.js, edit.js); with --compare the runs share the one timeline, and
+	// the server marks and cuts every run at once
+	const history = new History(player, store);
 	let edit = null;
 	// after a cut at frame N the server made the frames from N on again: load them anew
 	function afterCut(frame, answer) {
@@ -255,13 +303,17 @@ async function start() {
 		}
 		player.setPlaying(false);
 		store.invalidate(frame);
+		// every run of --compare was cut at the frame
+		if (compare) compare.invalidate(frame);
 		overlays.contactCache.clear();
 		bodyStates.clear();
 		for (const trail of overlays.trails || []) trail.filled = Math.min(trail.filled, frame);
 		if (plot.available) {
 			const wasDone = plot.complete.every(Boolean);
-			plot.rows[0].length = Math.min(plot.rows[0].length, frame);
-			plot.complete[0] = false;
+			plot.rows.forEach((rows, r) => {
+				rows.length = Math.min(rows.length, frame);
+				plot.complete[r] = false;
+			});
 			if (wasDone) plot.poll();
 		}
 		history.update(answer);
@@ -274,6 +326,8 @@ async function start() {
 			const p = bodies[i].position;
 			return [p.x, p.y, p.z];
 		}, afterCut);
+		// with --compare: a recording to save per run, and the scene (the first run's world at the cut)
+		if (compare) edit.setRuns(runs.map((run, r) => ({ method: run.method, color: RUN_COLORS[r % RUN_COLORS.length] })));
 	}
 
 	// a click (not a drag of the camera) picks the body under the pointer
@@ -464,7 +518,10 @@ async function start() {
 		},
 		render: () => stage.render(),
 		/** The picked body's panel: its rows as shown ({label: text}) and the server's numbers (null for a recording or while loading). */
-		info: () => (picked < 0 || info.hidden ? null : { name: scene.bodies[picked].name, frame: shown, rows: { ...infoRows }, state: infoState }),
+		info: () =>
+			picked < 0 || info.hidden
+				? null
+				: { name: scene.bodies[picked].name, frame: shown, rows: { ...infoRows }, state: infoState, runs: compare ? infoRuns.map((r) => ({ ...r })) : null },
 		loading,
 		/** The joints' pieces as drawn at the frame shown (joints.js). */
 		joints: () => joints.describe(),
