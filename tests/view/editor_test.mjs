@@ -4,7 +4,9 @@
 // type and one joint's key edited, undo and redo by button and key, an invalid edit showing the very
 // message `cairn info` gives for the same document, saving (the file loads with `cairn run`, and
 // saving that file again in a second viewer gives the same bytes), and applying, after which the
-// viewer simulates the edited scene. A screenshot of the four views (WORK_DIR/editor.png) and a
+// viewer simulates the edited scene; material pairs, no-collide pairs and cameras made and edited in
+// the object window, a second shape placed on a body, shapes scaled by dragging onto the grid, each
+// in the saved file, and the undo history kept across apply (undo, apply again). A screenshot of the four views (WORK_DIR/editor.png) and a
 // pixel check that an added body is drawn where it projects in the top and front views.
 //   node editor_test.mjs CAIRN SOURCE_DIR WORK_DIR
 import { spawnSync } from 'node:child_process';
@@ -109,7 +111,7 @@ try {
 	s = await state(page);
 	const twoShapes = await editor(page, () => window.cairnViewer.editor.views.description.bodies[5].shapes.map((x) => x.type).join());
 	check(s.valid && s.doc.bodies[5].shapes.length === 2 && twoShapes === 'capsule,box', `a box added to the capsule's body (${twoShapes}, ${s.message})`);
-	await page.click('#remove-shape');
+	await page.click('#shape-1-remove');
 	await settle(page);
 	check((await state(page)).doc.bodies[5].shapes.length === 1, 'and removed again');
 
@@ -258,6 +260,136 @@ try {
 	});
 	await invalid('a number that is text', () => field(page, 'body-pos-2', 'high'));
 
+	// material pairs: one added for the sphere's material, its friction edited; a restitution over 1
+	// and the same pair twice are the loader's messages
+	await editor(page, () => window.cairnViewer.editor.pick(3, false));
+	await page.click('#add-pair');
+	await settle(page);
+	await field(page, 'pair-0-friction', 0.2);
+	s = await state(page);
+	check(s.valid && JSON.stringify(s.doc.material_pairs) === '[{"materials":["material1","default"],"friction":0.2,"restitution":0}]', `a material pair added and edited: ${JSON.stringify(s.doc.material_pairs)} (${s.message})`);
+	await invalid('a pair restitution over 1', () => field(page, 'pair-0-restitution', 2));
+	await invalid('a pair given twice', () => page.click('#add-pair'));
+	await page.selectOption('#pair-0-material-1', 'floor');
+	await settle(page);
+	s = await state(page);
+	check(s.valid && s.doc.material_pairs[0].materials.join() === 'material1,floor', `the pair's second material chosen from the menu (${s.message})`);
+
+	// a no-collide pair of the ball and the box (Ctrl-click picks the second); a body with itself refused
+	await editor(page, () => {
+		window.cairnViewer.editor.pick(1, false);
+		window.cairnViewer.editor.pick(2, true);
+	});
+	await page.click('#add-nocollide');
+	await settle(page);
+	s = await state(page);
+	check(s.valid && JSON.stringify(s.doc.no_collide) === '[["ball","box"]]', `a no-collide pair: ${JSON.stringify(s.doc.no_collide)}`);
+	await invalid('a body that does not collide with itself', () => page.selectOption('#nocollide-0-1', 'ball'));
+
+	// cameras: a fixed one where the perspective view is, moved; one made a follow, then a mounted
+	// camera on the ball; a path camera deleted; a camera looking at its own position refused
+	await editor(page, () => window.cairnViewer.editor.pick(1, false));
+	const eye = await editor(page, () => {
+		const v = window.cairnViewer.editor.views;
+		return [v.perspective.position.toArray(), v.controls.target.toArray()];
+	});
+	await page.click('#add-camera');
+	await settle(page);
+	s = await state(page);
+	const added = (s.doc.cameras || [])[0] || {};
+	check(s.valid && added.type === 'fixed' && added.name === 'camera1' && [0, 1, 2].every((k) => Math.abs(added.position[k] - eye[0][k]) <= 5e-4 && Math.abs(added.look_at[k] - eye[1][k]) <= 5e-4),
+		`a fixed camera where the perspective view looks from: ${JSON.stringify(added)} (${s.message})`);
+	for (const [k, v] of [4, -6, 3].entries()) await field(page, `camera-position-${k}`, v);
+	await field(page, 'camera-lookat-2', 0.5);
+	s = await state(page);
+	check(JSON.stringify(s.doc.cameras[0].position) === '[4,-6,3]' && s.doc.cameras[0].look_at[2] === 0.5, `its position and target edited: ${JSON.stringify(s.doc.cameras[0])}`);
+	await invalid('a camera looking at its own position', async () => {
+		for (const [k, v] of [4, -6].entries()) await field(page, `camera-lookat-${k}`, v);
+		await field(page, 'camera-lookat-2', 3);
+	});
+	// (the invalid edit took three steps: two more undos)
+	await page.click('#ed-undo');
+	await settle(page);
+	await page.click('#ed-undo');
+	await settle(page);
+	await page.click('#add-camera');
+	await settle(page);
+	await page.selectOption('#camera-type', 'follow');
+	await settle(page);
+	s = await state(page);
+	check(s.valid && JSON.stringify(s.doc.cameras[1]) === '{"name":"camera2","type":"follow","fov_deg":50,"body":"ball","offset":[3,-4,2]}', `made a follow camera on the picked body: ${JSON.stringify(s.doc.cameras[1])} (${s.message})`);
+	await page.selectOption('#camera-type', 'mounted');
+	await settle(page);
+	await page.selectOption('#camera-body', 'box');
+	await settle(page);
+	await field(page, 'camera-offset-2', 0.6);
+	await field(page, 'camera-name', 'rider');
+	s = await state(page);
+	check(s.valid && JSON.stringify(s.doc.cameras[1]) === '{"name":"rider","type":"mounted","fov_deg":50,"body":"box","offset":[0,0,0.6],"look_at":[1,0,0]}', `a mounted camera on the box: ${JSON.stringify(s.doc.cameras[1])} (${s.message})`);
+	await invalid('a field of view of 180 degrees', () => field(page, 'camera-fov', 180));
+	await page.click('#add-camera');
+	await settle(page);
+	await page.selectOption('#camera-type', 'path');
+	await settle(page);
+	s = await state(page);
+	check(s.valid && Array.isArray(s.doc.cameras[2].keys) && s.doc.cameras[2].keys.length === 1, `a path camera (${JSON.stringify(s.doc.cameras[2])}, ${s.message})`);
+	await page.click('#delete-camera');
+	await settle(page);
+	s = await state(page);
+	check(s.doc.cameras.map((c) => c.name).join() === 'camera1,rider', `a camera deleted (${s.doc.cameras.map((c) => c.name)})`);
+
+	// a second shape placed on the capsule's body: a box 0.5 m above its origin, moved and turned there
+	await editor(page, () => window.cairnViewer.editor.pick(5, false));
+	await page.selectOption('#shape-kind', 'box');
+	await page.fill('#shape-offset-2', '0.5');
+	await page.click('#add-shape');
+	await settle(page);
+	await field(page, 'shape-1-pos-0', 0.25);
+	await field(page, 'shape-1-rot-2', 45);
+	s = await state(page);
+	const placed = s.doc.bodies[5].shapes[1];
+	const described = await editor(page, () => window.cairnViewer.editor.views.description.bodies[5].shapes[1]);
+	const c45 = Math.cos(Math.PI / 8);
+	const s45 = Math.sin(Math.PI / 8);
+	check(s.valid && JSON.stringify(placed.position) === '[0.25,0,0.5]' && JSON.stringify(placed.euler_deg) === '[0,0,45]', `the second shape placed: ${JSON.stringify(placed)} (${s.message})`);
+	check(JSON.stringify(described.position) === '[0.25,0,0.5]' && near(described.orientation[0], c45) && near(described.orientation[3], s45) && near(described.orientation[1], 0),
+		`the loader made it there, turned 45 degrees about z: ${JSON.stringify(described.position)} ${JSON.stringify(described.orientation)}`);
+	await invalid('a shape offset that is text', () => field(page, 'shape-1-pos-1', 'near'));
+
+	// scaling by dragging a shape's side (the scale tool), onto the grid step like moves
+	await page.click('#ed-scale');
+	const dragScale = async (view, from, to) => {
+		const a = await editor(page, ({ view, from }) => window.cairnViewer.editor.views.project(view, from), { view, from });
+		const b = await editor(page, ({ view, to }) => window.cairnViewer.editor.views.project(view, to), { view, to });
+		await page.mouse.move(a.x, a.y);
+		await page.mouse.down();
+		await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 3 });
+		await page.mouse.move(b.x, b.y, { steps: 3 });
+		await page.mouse.up();
+		await settle(page);
+		return state(page);
+	};
+	// the sphere (radius 0.25 at [-1, -2, 1]) from 0.2 m right of its centre to 0.5 m: 0.55, on the grid 0.5
+	s = await dragScale('top', [-0.8, -2, 1], [-0.5, -2, 1]);
+	check(s.doc.bodies[3].shapes[0].radius === 0.5, `the sphere's radius dragged to 0.5: ${JSON.stringify(s.doc.bodies[3].shapes[0])}`);
+	// the box turned 90 degrees about z (at [-2.25, 3, 1]) in the front view: 0.3 m along x (its
+	// local y) and 0.6 m up (its local z): half extents 0.25 + 0.3 and 0.25 + 0.6 on the grid
+	s = await dragScale('front', [-2.05, 3, 1.1], [-1.75, 3, 1.7]);
+	check(JSON.stringify(s.doc.bodies[4].shapes[0].half_extents) === '[0.25,0.5,0.75]', `the box's half extents dragged: ${JSON.stringify(s.doc.bodies[4].shapes[0].half_extents)}`);
+	// the capsule (radius 0.15, half height 0.25, axis z, at [-1.5, 3, 1]) from its lower left:
+	// 0.2 m out (radius 0.35, on the grid 0.25) and 0.3 m down (half height 0.55: 0.5)
+	s = await dragScale('front', [-1.6, 3, 0.8], [-1.8, 3, 0.5]);
+	check(s.doc.bodies[5].shapes[0].radius === 0.25 && s.doc.bodies[5].shapes[0].half_height === 0.5 && s.doc.bodies[5].shapes[1].half_extents.join() === '0.25,0.25,0.25',
+		`the capsule's radius and length dragged, its box kept: ${JSON.stringify(s.doc.bodies[5].shapes)}`);
+	const sizes = await editor(page, () => window.cairnViewer.editor.views.description.bodies.map((b) => b.shapes[0]));
+	check(s.valid && sizes[3].radius === 0.5 && sizes[4].halfExtents.join() === '0.25,0.5,0.75' && sizes[5].radius === 0.25 && sizes[5].halfHeight === 0.5, `the loader made the new sizes (${s.message})`);
+	await page.click('#ed-undo');
+	await settle(page);
+	check((await state(page)).doc.bodies[5].shapes[0].radius === 0.15, 'a scale is undone');
+	await page.click('#ed-redo');
+	await settle(page);
+	await page.click('#ed-move');
+
 	// delete a body: the joints that name it go with it; undo brings both back
 	await editor(page, () => window.cairnViewer.editor.pick(2, false));
 	const whole = JSON.stringify((await state(page)).doc);
@@ -271,6 +403,12 @@ try {
 	await settle(page);
 	check(JSON.stringify((await state(page)).doc) === whole, 'undo brings the box and its joints back');
 
+	// the last edit before saving and applying: the sphere is thrown along x at 2 m/s
+	await editor(page, () => window.cairnViewer.editor.pick(3, false));
+	const unthrown = JSON.stringify((await state(page)).doc);
+	await field(page, 'body-vel-0', 2);
+	const thrown = JSON.stringify((await state(page)).doc);
+
 	// save: the download loads with `cairn run`, and is the scene the page had
 	const [download] = await Promise.all([page.waitForEvent('download'), page.click('#ed-save')]);
 	const savedPath = join(work, 'saved.json');
@@ -280,6 +418,13 @@ try {
 	s = await state(page);
 	check(download.suggestedFilename() === 'scene.json', 'the download is scene.json');
 	check(savedDoc.bodies.map((b) => b.name).join() === s.doc.bodies.map((b) => b.name).join() && savedDoc.joints.length === 9, 'the saved scene has every body and joint');
+	const savedPair = (savedDoc.material_pairs || []).find((p) => p.materials.slice().sort().join() === 'floor,material1');
+	check(savedPair && savedPair.friction === 0.2 && JSON.stringify(savedDoc.no_collide) === '[["ball","box"]]', `the saved scene has the material pair and the no-collide pair: ${JSON.stringify(savedDoc.material_pairs)} ${JSON.stringify(savedDoc.no_collide)}`);
+	check((savedDoc.cameras || []).map((c) => `${c.name}:${c.type}:${c.body || ''}`).join() === 'camera1:fixed:,rider:mounted:box', `the saved scene has the cameras: ${JSON.stringify(savedDoc.cameras)}`);
+	const savedCapsule = savedDoc.bodies.find((b) => b.name === 'capsule1');
+	check(savedCapsule.shapes.length === 2 && JSON.stringify(savedCapsule.shapes[1].position) === '[0.25,0,0.5]' && savedCapsule.shapes[0].radius === 0.25 && savedCapsule.shapes[0].half_height === 0.5,
+		`the saved scene has the capsule's scaled shape and its second one: ${JSON.stringify(savedCapsule.shapes)}`);
+	check(JSON.stringify(savedDoc.bodies.find((b) => b.name === 'box1').shapes[0].half_extents) === '[0.25,0.5,0.75]', 'and the scaled box');
 	const csv = join(work, 'saved.csv');
 	const r = runStatus(cairn, ['run', savedPath, '--csv', csv, '--quiet', '--duration', '0.2', '--on-instability', 'warn']);
 	check(r.status === 0, `cairn run loads the saved scene (${r.stderr})`);
@@ -325,6 +470,36 @@ try {
 		same = same && [0, 1, 2].every((k) => near(drawn.poses[i][k], row[k]));
 	});
 	check(compared >= 9 && same, `frame 2 of the applied scene equals cairn run on the saved one (${compared} bodies)`);
+	// thrown at 2 m/s along x, nothing touching it yet: x = -1 + 2 t
+	const sphereX = (frame) => page.evaluate((f) => {
+		window.cairnViewer.seek(f);
+		return [window.cairnViewer.time(f), window.cairnViewer.bodyPosition('sphere1')[0]];
+	}, frame);
+	const [t2, x2] = await sphereX(2);
+	check(t2 > 0 && near(x2, -1 + 2 * t2), `the applied sphere moves at 2 m/s along x (x ${x2} at t ${t2})`);
+
+	// the undo history outlives apply: the editor opened again has the applied document, and undo
+	// gives the one before the throw, which applies again
+	await page.click('#four-views');
+	await page.waitForFunction(() => window.cairnViewer.editor.valid, null, { timeout: 30000 });
+	check(JSON.stringify((await state(page)).doc) === thrown, 'after apply the editor has the document it applied');
+	await page.click('#ed-undo');
+	await settle(page);
+	s = await state(page);
+	check(JSON.stringify(s.doc) === unthrown && s.valid, 'undo after apply: the document before the last edit');
+	// (a mark on the page that applies: the page that loads next has none)
+	await editor(page, () => {
+		window.appliedFrom = true;
+	});
+	await page.click('#ed-apply');
+	await page.waitForFunction(() => !window.appliedFrom && window.cairnViewer && window.cairnViewer.ready && window.cairnViewer.bodyNames().includes('sphere1') && window.cairnViewer.loadedFrames > 2, null, { timeout: 60000 });
+	const [t2again, x2again] = await sphereX(2);
+	check(t2again === t2 && x2again === -1, `applied again: the sphere is not thrown (x ${x2again} at t ${t2again})`);
+	await page.click('#four-views');
+	await page.waitForFunction(() => window.cairnViewer.editor.valid, null, { timeout: 30000 });
+	await page.click('#ed-redo');
+	await settle(page);
+	check(JSON.stringify((await state(page)).doc) === thrown, 'and redo after the second apply gives the throw back');
 	// (the refused checks of the invalid edits are 400s, which Chromium logs)
 	const unexpected = problems.filter((p) => !p.includes('status of 400'));
 	check(unexpected.length === 0, `no errors in the page: ${unexpected.join('; ')}`);

@@ -130,9 +130,9 @@ export function makeBodies(scene, planeSize) {
 		const group = new Group();
 		group.name = body.name;
 		group.userData.body = index;
-		for (const shape of body.shapes) {
+		body.shapes.forEach((shape, shapeIndex) => {
 			const geometry = shapeGeometry(shape, planeSize);
-			if (geometry === null) continue;
+			if (geometry === null) return;
 			// open surfaces (static meshes, heightfields) are seen from both sides
 			const doubleSided = shape.type === 'mesh' || shape.type === 'heightfield';
 			const mesh = new Mesh(geometry, makeMaterial(shape, doubleSided));
@@ -144,8 +144,10 @@ export function makeBodies(scene, planeSize) {
 			mesh.receiveShadow = true;
 			mesh.userData.body = index;
 			mesh.userData.shapeType = shape.type;
+			// the shape's index in its body's description (the editor scales it)
+			mesh.userData.shape = shapeIndex;
 			group.add(mesh);
-		}
+		});
 		return group;
 	});
 }

@@ -5,10 +5,10 @@
 // (POST /api/editor/check), and that description is what the views draw, so the page draws what
 // `cairn run` would load. A document the loader refuses stays (undo or fix it), with the loader's
 // message shown; the views keep the last valid one.
-import { bodyPosition, clone, newBody, newJoint, post, setEuler, eulerDegrees } from './model.js';
+import { bodyPosition, clone, newBody, newJoint, post, setEuler, eulerDegrees, uniqueName } from './model.js';
 import { ObjectPanel } from './panel.js';
 import { Snap } from './snap.js';
-import { UndoStack } from './undo.js';
+import { keepHistory, takeHistory, UndoStack } from './undo.js';
 import { FourViews } from './views.js';
 
 const CSS = `
@@ -56,6 +56,7 @@ export class Editor {
 		this.snap = new Snap();
 		this.selection = [];
 		this.joint = -1;
+		this.camera = -1;
 		this.tool = 'move';
 		this.valid = false;
 		this.message = '';
@@ -102,7 +103,8 @@ export class Editor {
 			});
 			return;
 		}
-		this.doc = JSON.parse(text);
+		// the document and undo history of an apply in this tab, while the viewer simulates what it applied
+		this.doc = takeHistory(text, this.undoStack) || JSON.parse(text);
 		await this.refresh(true);
 		const loop = () => {
 			if (this.isOpen) this.views.renderIfNeeded();
@@ -127,6 +129,7 @@ export class Editor {
 		this.redoButton = button('ed-redo', 'redo', 'redo (Ctrl-Y)', () => this.redo());
 		this.moveButton = button('ed-move', 'move', 'dragging a body in the top, front or side view moves it', () => this.setTool('move'));
 		this.rotateButton = button('ed-rotate', 'rotate', 'dragging a body turns it about the view axis', () => this.setTool('rotate'));
+		this.scaleButton = button('ed-scale', 'scale', "dragging a shape's side in the top, front or side view changes its size", () => this.setTool('scale'));
 		const snapLabel = document.createElement('label');
 		const snapBox = document.createElement('input');
 		snapBox.type = 'checkbox';
@@ -164,6 +167,7 @@ export class Editor {
 		this.views = new FourViews(views, {
 			pick: (i, add) => this.pick(i, add),
 			drag: (i, position, quaternion, tool) => this.drag(i, position, quaternion, tool),
+			scale: (i, shape, sizes) => this.scale(i, shape, sizes),
 			tool: () => this.tool,
 			snap: this.snap,
 		});
@@ -192,6 +196,7 @@ export class Editor {
 		this.tool = tool;
 		this.moveButton.classList.toggle('on', tool === 'move');
 		this.rotateButton.classList.toggle('on', tool === 'rotate');
+		this.scaleButton.classList.toggle('on', tool === 'scale');
 	}
 
 	/** Makes an edit: fn changes a copy of the document, which becomes the document (undoable). */
@@ -247,6 +252,36 @@ export class Editor {
 		return this.edit((doc) => {
 			if (tool === 'rotate') setEuler(doc.bodies[i], eulerDegrees(quaternion));
 			else doc.bodies[i].position = position.map((x) => x + 0);
+		});
+	}
+
+	/**
+	 * The end of a scale drag: new sizes (radius, half_extents, half_height) for shape k of the
+	 * server's description of body i, which is the document's shape of that place (a compound is
+	 * described as one shape per part).
+	 */
+	scale(i, k, sizes) {
+		return this.edit((doc) => {
+			let described = 0;
+			for (const shape of doc.bodies[i].shapes || []) {
+				const count = shape.type === 'compound' && Array.isArray(shape.parts) ? shape.parts.length : 1;
+				if (k < described + count) {
+					Object.assign(shape, sizes);
+					return;
+				}
+				described += count;
+			}
+		});
+	}
+
+	/** Adds a fixed camera where the perspective view looks from, looking at its target (mm). */
+	addCamera() {
+		const round = (v) => v.toArray().map((x) => Math.round(x * 1000) / 1000 + 0);
+		const position = round(this.views.perspective.position);
+		const target = round(this.views.controls.target);
+		return this.edit((doc) => {
+			doc.cameras = doc.cameras || [];
+			doc.cameras.push({ name: uniqueName(doc.cameras, 'camera'), type: 'fixed', position, look_at: target, fov_deg: 50 });
 		});
 	}
 
@@ -323,13 +358,18 @@ export class Editor {
 		return r.text;
 	}
 
-	/** The viewer simulates the edited scene from now on: the page loads it anew. */
+	/**
+	 * The viewer simulates the edited scene from now on: the page loads it anew, and the document
+	 * and its undo history are kept for the editor of the page that loads (undo.js).
+	 */
 	async apply() {
 		const r = await post('/api/editor/apply', this.doc);
 		if (!r.ok) {
 			this.say(r.body.error || `error ${r.status}`, true);
 			return false;
 		}
+		const written = await fetch('/api/save/scene', { cache: 'no-store' });
+		if (written.ok) keepHistory(await written.text(), this.doc, this.undoStack);
 		window.location.reload();
 		return true;
 	}

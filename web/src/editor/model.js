@@ -135,13 +135,17 @@ export function bodyPosition(doc, i) {
 
 /** Body i's orientation as a three.js Quaternion (from "orientation" or "euler_deg"). */
 export function bodyQuaternion(doc, i) {
-	const body = doc.bodies[i];
-	if (Array.isArray(body.orientation)) {
-		const [w, x, y, z] = body.orientation;
+	return quaternionOf(doc.bodies[i]);
+}
+
+/** The orientation of a body or a shape (its "orientation" or "euler_deg") as a three.js Quaternion. */
+export function quaternionOf(item) {
+	if (Array.isArray(item.orientation)) {
+		const [w, x, y, z] = item.orientation;
 		return new Quaternion(x, y, z, w);
 	}
-	if (Array.isArray(body.euler_deg)) {
-		const r = body.euler_deg.map((d) => (Number(d) * Math.PI) / 180);
+	if (Array.isArray(item.euler_deg)) {
+		const r = item.euler_deg.map((d) => (Number(d) * Math.PI) / 180);
 		// R = Rz(yaw) Ry(pitch) Rx(roll) (scene-format.md): three.js's order 'ZYX'
 		return new Quaternion().setFromEuler(new Euler(r[0], r[1], r[2], 'ZYX'));
 	}
@@ -158,7 +162,7 @@ export function eulerDegrees(q) {
 	return [round(e.x), round(e.y), round(e.z)];
 }
 
-/** Sets a body's rotation as euler_deg (the loader takes either key, not both). */
+/** Sets a body's (or a shape's) rotation as euler_deg (the loader takes either key, not both). */
 export function setEuler(body, degrees) {
 	delete body.orientation;
 	body.euler_deg = degrees.slice();
@@ -189,6 +193,36 @@ export function setMaterialColor(material, rgb) {
 		delete material.color;
 		material.appearance.color = rgb;
 	} else material.color = rgb;
+}
+
+/** Every material name a document's bodies may use: "default" and those of "materials". */
+export function materialNames(doc) {
+	return [...new Set(['default', ...Object.keys(doc.materials || {})])];
+}
+
+/** The keys each camera type takes besides name, type and fov_deg (scene-format.md, Cameras). */
+export const CAMERA_KEYS = {
+	fixed: ['position', 'look_at'],
+	follow: ['body', 'offset'],
+	mounted: ['body', 'offset', 'look_at'],
+	path: ['keys'],
+};
+
+/**
+ * A camera turned into another type: its name and field of view kept, the position it had (a
+ * fixed camera's, a path's first key's) kept where the new type has one, and the body it had, or
+ * the given one, for follow and mounted cameras.
+ */
+export function retypeCamera(camera, type, bodyName) {
+	const position = camera.position || (Array.isArray(camera.keys) && camera.keys[0] && camera.keys[0].position) || [5, -7, 5];
+	const lookAt = camera.look_at || (Array.isArray(camera.keys) && camera.keys[0] && camera.keys[0].look_at) || [0, 0, 0];
+	const next = { name: camera.name, type };
+	if (camera.fov_deg !== undefined) next.fov_deg = camera.fov_deg;
+	if (type === 'fixed') Object.assign(next, { position, look_at: lookAt });
+	else if (type === 'follow') Object.assign(next, { body: camera.body || bodyName, offset: [3, -4, 2] });
+	else if (type === 'mounted') Object.assign(next, { body: camera.body || bodyName, offset: [0, 0, 0], look_at: [1, 0, 0] });
+	else next.keys = [{ time: 0, position, look_at: lookAt }];
+	return next;
 }
 
 /** POSTs the document to an editor endpoint; resolves with { ok, status, body, text }. */

@@ -1,11 +1,12 @@
 // The object window (AERO's, Keller et al. 1993, section 2.1, figure 8): adds bodies of every shape
 // and deletes them, and edits the selected body (name, type, pose, velocity, mass, its shapes and their sizes,
-// its material's density, friction, restitution and colour, its forces and torques) and the joints
-// (one of each type between the selected bodies, their keys, deleting them). Every field writes the
+// its material's density, friction, restitution and colour, its forces and torques), the joints
+// (one of each type between the selected bodies, their keys, deleting them), the material pairs and
+// no-collide pairs, and the cameras. Every field writes the
 // scene document (model.js) through the editor, which asks the server's loader whether it is valid;
 // the page has no rules of its own: a value it cannot read as JSON goes in as a string, and the
 // loader says what it expected.
-import { bodyQuaternion, eulerDegrees, JOINTS, materialColor, materialOf, newShape, setEuler, setMaterial, setMaterialColor, SHAPES } from './model.js';
+import { bodyQuaternion, CAMERA_KEYS, eulerDegrees, JOINTS, materialColor, materialNames, materialOf, newShape, quaternionOf, retypeCamera, setEuler, setMaterial, setMaterialColor, SHAPES } from './model.js';
 
 /** A field's text as a JSON value: a number, array, ..., or the text itself when it is not JSON. */
 export function parseValue(text) {
@@ -102,6 +103,150 @@ export class ObjectPanel {
 		const body = index !== undefined ? doc.bodies[index] : null;
 		if (body) this.renderBody(body, index);
 		this.renderJoints();
+		this.renderPairs();
+		this.renderCameras();
+	}
+
+	// a menu of values, committing the one chosen (a value the list lacks is offered as it is)
+	menu(id, values, value, commit) {
+		const select = this.el('select', { id });
+		for (const v of new Set([...values, ...(value === undefined ? [] : [value])])) select.append(this.el('option', { value: String(v), textContent: String(v), selected: v === value }));
+		select.addEventListener('change', () => commit(select.value));
+		return select;
+	}
+
+	// three fields for a vector key of an item of the document (get(doc): the item, made if need be)
+	vectorRow(parent, label, id, value, fallback, get, key) {
+		const v = Array.isArray(value) ? value : fallback;
+		return this.row(
+			parent,
+			label,
+			[0, 1, 2].map((k) => ({
+				id: `${id}-${k}`,
+				value: v[k],
+				commit: (text) => this.editor.edit((doc) => {
+					const item = get(doc);
+					item[key] = (Array.isArray(item[key]) ? item[key] : fallback).slice();
+					item[key][k] = parseValue(text);
+				}),
+			})),
+		);
+	}
+
+	// material pairs (friction, restitution of two materials in contact) and no-collide pairs of bodies
+	renderPairs() {
+		const ed = this.editor;
+		const doc = ed.doc;
+		const s = this.section('material pairs');
+		const materials = materialNames(doc);
+		(doc.material_pairs || []).forEach((pair, i) => {
+			const names = Array.isArray(pair.materials) ? pair.materials : [];
+			const row = this.el('div', { className: 'row' });
+			[0, 1].forEach((k) => row.append(this.menu(`pair-${i}-material-${k}`, materials, names[k], (v) => ed.edit((d) => {
+				const p = d.material_pairs[i];
+				p.materials = (Array.isArray(p.materials) ? p.materials : ['default', 'default']).slice();
+				p.materials[k] = v;
+			}))));
+			s.append(row);
+			const values = this.row(s, '  friction, rest.', ['friction', 'restitution'].map((key) => ({
+				id: `pair-${i}-${key}`,
+				value: pair[key],
+				title: `${key} of this pair (empty: the mixing rule's)`,
+				commit: (v) => ed.edit((d) => {
+					if (v.trim() === '') delete d.material_pairs[i][key];
+					else d.material_pairs[i][key] = parseValue(v);
+				}),
+			})));
+			this.button(values, `pair-${i}-remove`, 'x', 'remove this pair', () => ed.edit((d) => {
+				d.material_pairs.splice(i, 1);
+				if (d.material_pairs.length === 0) delete d.material_pairs;
+			}));
+		});
+		this.button(s, 'add-pair', 'add pair', "a pair of the selected body's material and the default one (change both in the menus)", () => ed.edit((d) => {
+			const body = d.bodies[ed.selection[0]];
+			const first = body ? materialOf(body) : materials[materials.length - 1];
+			(d.material_pairs = d.material_pairs || []).push({ materials: [first, 'default'], friction: 0.5, restitution: 0 });
+		}));
+
+		const n = this.section('no-collide pairs');
+		const bodies = (doc.bodies || []).map((b) => b.name);
+		(doc.no_collide || []).forEach((pair, i) => {
+			const names = Array.isArray(pair) ? pair : [];
+			const row = this.el('div', { className: 'row' });
+			[0, 1].forEach((k) => row.append(this.menu(`nocollide-${i}-${k}`, bodies, names[k], (v) => ed.edit((d) => {
+				d.no_collide[i] = (Array.isArray(d.no_collide[i]) ? d.no_collide[i] : []).slice();
+				d.no_collide[i][k] = v;
+			}))));
+			this.button(row, `nocollide-${i}-remove`, 'x', 'remove this pair', () => ed.edit((d) => {
+				d.no_collide.splice(i, 1);
+				if (d.no_collide.length === 0) delete d.no_collide;
+			}));
+			n.append(row);
+		});
+		this.button(n, 'add-nocollide', 'add no-collide', 'the two selected bodies never collide (Ctrl-click picks the second)', () => {
+			if (ed.selection.length < 2) {
+				ed.say('pick two bodies (Ctrl-click the second) that should never collide', true);
+				return ed.pending;
+			}
+			const pair = ed.selection.slice(0, 2).map((i) => doc.bodies[i].name);
+			return ed.edit((d) => {
+				(d.no_collide = d.no_collide || []).push(pair);
+			});
+		});
+	}
+
+	// the cameras: a list, the chosen one's type, field of view and the keys of its type
+	renderCameras() {
+		const ed = this.editor;
+		const doc = ed.doc;
+		const s = this.section('cameras');
+		const cameras = doc.cameras || [];
+		const list = this.el('select', { id: 'camera-list', size: 3 });
+		cameras.forEach((c, i) => list.append(this.el('option', { value: String(i), textContent: `${c.name} (${c.type || 'fixed'})`, selected: ed.camera === i })));
+		list.addEventListener('change', () => {
+			ed.camera = Number(list.value);
+			this.render();
+		});
+		s.append(list);
+		const buttons = this.el('div', { className: 'buttons' });
+		this.button(buttons, 'add-camera', 'add camera', 'a fixed camera where the perspective view looks from, at what it looks at', () => {
+			ed.camera = cameras.length;
+			return ed.addCamera();
+		});
+		const i = ed.camera;
+		const camera = cameras[i];
+		if (camera) {
+			this.button(buttons, 'delete-camera', 'delete camera', 'delete this camera', () => ed.edit((d) => {
+				d.cameras.splice(i, 1);
+				if (d.cameras.length === 0) delete d.cameras;
+				ed.camera = -1;
+			}));
+		}
+		s.append(buttons);
+		if (!camera) return;
+		const get = (d) => d.cameras[i];
+		const set = (key, v) => ed.edit((d) => {
+			if (v === '') delete d.cameras[i][key];
+			else d.cameras[i][key] = v;
+		});
+		this.row(s, 'name', [{ id: 'camera-name', value: camera.name, commit: (v) => set('name', v) }]);
+		const type = camera.type || 'fixed';
+		const bodies = (doc.bodies || []).map((b) => b.name);
+		const firstBody = (doc.bodies[ed.selection[0]] || doc.bodies[0] || {}).name;
+		s.append(this.el('div', { className: 'row' }, this.el('span', { textContent: 'type' }), this.menu('camera-type', Object.keys(CAMERA_KEYS), type, (v) => ed.edit((d) => {
+			d.cameras[i] = retypeCamera(d.cameras[i], v, firstBody);
+		}))));
+		this.row(s, 'fov°', [{ id: 'camera-fov', value: camera.fov_deg, title: 'horizontal field of view, degrees (empty: 50)', commit: (v) => set('fov_deg', v.trim() === '' ? '' : parseValue(v)) }]);
+		for (const key of CAMERA_KEYS[type] || []) {
+			if (key === 'body') {
+				s.append(this.el('div', { className: 'row' }, this.el('span', { textContent: 'body' }), this.menu('camera-body', bodies, camera.body, (v) => set('body', v))));
+			} else if (key === 'keys') {
+				this.row(s, 'keys', [{ id: 'camera-keys', value: camera.keys, wide: true, title: '[{"time", "position", "look_at"}, ...]', commit: (v) => set('keys', parseValue(v)) }]);
+			} else {
+				const fallback = { position: [5, -7, 5], look_at: type === 'mounted' ? [1, 0, 0] : [0, 0, 0], offset: type === 'follow' ? [3, -4, 2] : [0, 0, 0] }[key];
+				this.vectorRow(s, key === 'look_at' ? 'look at' : key, `camera-${key.replace('_', '')}`, camera[key], fallback, get, key);
+			}
+		}
 	}
 
 	renderBody(body, index) {
@@ -152,10 +297,15 @@ export class ObjectPanel {
 		vector('ang. vel.', 'body-angvel', 'angular_velocity', [0, 0, 0]);
 		this.row(s, 'mass', [{ id: 'body-mass', value: body.mass, title: 'kg; empty: from the shapes and their density', commit: (v) => set('mass', v.trim() === '' ? '' : parseValue(v)) }]);
 
-		// the shapes' sizes
+		// the shapes: each one's sizes, its place and rotation on the body, and removing it
 		(body.shapes || []).forEach((shape, k) => {
+			const head = this.el('div', { className: 'row' }, this.el('span', { textContent: `shape ${k}: ${shape.type}` }));
+			this.button(head, `shape-${k}-remove`, 'x', 'remove this shape from the body', () => ed.edit((doc) => {
+				doc.bodies[index].shapes.splice(k, 1);
+			}));
+			s.append(head);
 			for (const key of SIZE_KEYS[shape.type] || []) {
-				this.row(s, k === 0 ? `${shape.type} ${key}` : `${k}: ${key}`, [
+				this.row(s, `  ${key}`, [
 					{
 						id: `shape-${k}-${key}`,
 						value: shape[key],
@@ -166,21 +316,34 @@ export class ObjectPanel {
 					},
 				]);
 			}
+			const getShape = (doc) => doc.bodies[index].shapes[k];
+			this.vectorRow(s, '  offset', `shape-${k}-pos`, shape.position, [0, 0, 0], getShape, 'position');
+			const euler = Array.isArray(shape.euler_deg) ? shape.euler_deg : eulerDegrees(quaternionOf(shape));
+			this.row(s, '  rotation°', [0, 1, 2].map((j) => ({
+				id: `shape-${k}-rot-${j}`,
+				value: euler[j],
+				title: ['roll (about x), degrees, in the body frame', 'pitch (about y)', 'yaw (about z)'][j],
+				commit: (v) => ed.edit((doc) => {
+					const e = euler.slice();
+					e[j] = parseValue(v);
+					setEuler(getShape(doc), e);
+				}),
+			})));
 		});
 
-		// more shapes on this body (each at the body's origin; its position is a key of its JSON)
-		const shapeRow = this.el('div', { className: 'row' }, this.el('span', { textContent: 'shapes' }));
+		// another shape on this body, of any kind, at an offset in the body frame
+		const shapeRow = this.el('div', { className: 'row' }, this.el('span', { textContent: 'add shape' }));
 		const kind = this.el('select', { id: 'shape-kind' });
 		for (const k of SHAPES) kind.append(this.el('option', { value: k, textContent: k }));
 		shapeRow.append(kind);
-		this.button(shapeRow, 'add-shape', 'add', 'add a shape of this kind to the body', () => ed.edit((doc) => {
-			(doc.bodies[index].shapes = doc.bodies[index].shapes || []).push(newShape(kind.value));
+		const offsets = [0, 1, 2].map((j) => this.el('input', { id: `shape-offset-${j}`, type: 'text', value: '0', title: ['offset x in the body frame, m', 'offset y', 'offset z'][j] }));
+		shapeRow.append(...offsets);
+		this.button(shapeRow, 'add-shape', 'add', 'add a shape of this kind to the body, at this offset', () => ed.edit((doc) => {
+			const shape = newShape(kind.value);
+			const offset = offsets.map((o) => parseValue(o.value));
+			if (offset.some((x) => x !== 0)) shape.position = offset;
+			(doc.bodies[index].shapes = doc.bodies[index].shapes || []).push(shape);
 		}));
-		if ((body.shapes || []).length > 1) {
-			this.button(shapeRow, 'remove-shape', 'remove last', 'remove the body\'s last shape', () => ed.edit((doc) => {
-				doc.bodies[index].shapes.pop();
-			}));
-		}
 		s.append(shapeRow);
 
 		// the material of its shapes, and that material's values (every body of it changes)

@@ -38,3 +38,39 @@ export class UndoStack {
 		return this.undone.pop();
 	}
 }
+
+// The history outlives apply: applying reloads the page, so the document and both stacks are kept in
+// the tab's sessionStorage with the scene the viewer then simulates, as the library writes it
+// (/api/save/scene). The editor opened again takes them back only while the viewer still simulates
+// that very scene (no cut since, no other page's apply), so an undo never lands on another scene.
+const KEY = 'cairn.editor.history';
+
+/** Keeps the document and the stacks for the page that loads next (written: /api/save/scene's text). */
+export function keepHistory(written, doc, stack) {
+	const done = stack.done.slice();
+	for (;;) {
+		try {
+			sessionStorage.setItem(KEY, JSON.stringify({ written, doc, done, undone: stack.undone }));
+			return true;
+		} catch {
+			// over the storage quota: drop the oldest steps, and at last the whole history
+			if (done.length === 0) return false;
+			done.splice(0, Math.ceil(done.length / 2));
+		}
+	}
+}
+
+/** The document and stacks kept by keepHistory, when written is the scene they were kept with; else null. */
+export function takeHistory(written, stack) {
+	let kept = null;
+	try {
+		kept = JSON.parse(sessionStorage.getItem(KEY) || 'null');
+		sessionStorage.removeItem(KEY);
+	} catch {
+		return null;
+	}
+	if (!kept || kept.written !== written) return null;
+	stack.done = kept.done;
+	stack.undone = kept.undone;
+	return kept.doc;
+}

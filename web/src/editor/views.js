@@ -2,8 +2,10 @@
 // (orthographic) projection and the perspective view, in a 2x2 layout on one canvas (one renderer,
 // four viewports). A click picks a body in any view (with Ctrl or Shift it adds to the selection,
 // to join two bodies); dragging a picked body in an ortho view moves it in that view's plane, or
-// turns it about the view's axis in the rotate tool; dragging elsewhere pans an ortho view, the
-// wheel zooms it; the perspective view orbits as the player's does.
+// turns it about the view's axis in the rotate tool, or, in the scale tool, drags the side of the
+// shape under the pointer (sphere radius, box half extents, capsule and cylinder radius and half
+// height) to a new size; dragging elsewhere pans an ortho view, the wheel zooms it; the perspective
+// view orbits as the player's does.
 import {
 	Color,
 	DirectionalLight,
@@ -36,7 +38,7 @@ export const LAYOUT = { top: [0, 0], perspective: [1, 0], front: [0, 1], side: [
 export class FourViews {
 	/**
 	 * container: the element the canvas fills; hooks: pick(index, add), drag(index, position,
-	 * quaternion, done), tool() ('move' or 'rotate'), snap (a Snap).
+	 * quaternion, done), scale(index, shape, sizes), tool() ('move', 'rotate' or 'scale'), snap (a Snap).
 	 */
 	constructor(container, hooks) {
 		this.container = container;
@@ -258,9 +260,14 @@ export class FourViews {
 
 	/** The body under a canvas point (an index, or -1). */
 	hit(name, x, y) {
-		this.raycaster.setFromCamera(this.ndc(name, x, y), this.camera(name));
-		const hit = this.raycaster.intersectObjects(this.bodies, true)[0];
+		const hit = this.hitObject(name, x, y);
 		return hit ? hit.object.userData.body : -1;
+	}
+
+	// the nearest intersection under a canvas point (its object is a shape's mesh), or undefined
+	hitObject(name, x, y) {
+		this.raycaster.setFromCamera(this.ndc(name, x, y), this.camera(name));
+		return this.raycaster.intersectObjects(this.bodies, true)[0];
 	}
 
 	// the world point under a canvas point, in an ortho view's plane through `through`
@@ -278,7 +285,8 @@ export class FourViews {
 		this.gesture = { name, x, y, moved: false, button: e.button, add: e.ctrlKey || e.shiftKey || e.metaKey };
 		if (name === 'perspective' || e.button !== 0) return;
 		this.canvas.setPointerCapture(e.pointerId);
-		const index = this.hit(name, x, y);
+		const hit = this.hitObject(name, x, y);
+		const index = hit ? hit.object.userData.body : -1;
 		if (index >= 0 && !this.gesture.add) {
 			// drag the body under the pointer (picked first)
 			if (this.selected[0] !== index) this.hooks.pick(index, false);
@@ -287,6 +295,7 @@ export class FourViews {
 			this.gesture.start = this.planePoint(name, x, y);
 			this.gesture.position = group.position.clone();
 			this.gesture.quaternion = group.quaternion.clone();
+			this.gesture.mesh = hit.object;
 		} else if (index < 0) {
 			this.gesture.pan = this.cameras[name].userData.center.clone();
 		}
@@ -314,7 +323,9 @@ export class FourViews {
 		if (g.body === undefined) return;
 		const group = this.bodies[g.body];
 		const snap = this.hooks.snap;
-		if (this.hooks.tool() === 'rotate') {
+		if (this.hooks.tool() === 'scale') {
+			this.scaleMove(g, view, this.planePoint(g.name, x, y));
+		} else if (this.hooks.tool() === 'rotate') {
 			// the angle swept around the body's centre on screen, counter-clockwise positive
 			const c = g.position;
 			const a = this.planePoint(g.name, g.x, g.y).sub(c);
@@ -343,10 +354,74 @@ export class FourViews {
 			this.hooks.pick(this.hit(g.name, x, y), g.add);
 			return;
 		}
+		if (g.moved && g.body !== undefined && this.hooks.tool() === 'scale') {
+			if (g.sizes) this.hooks.scale(g.body, g.mesh.userData.shape, g.sizes);
+			return;
+		}
 		if (g.moved && g.body !== undefined) {
 			const group = this.bodies[g.body];
 			this.hooks.drag(g.body, group.position.toArray(), group.quaternion.clone(), this.hooks.tool());
 		}
+	}
+
+	/**
+	 * The scale tool: the pointer drags the side of the shape it grabbed. Along each of the view's
+	 * two axes the shape's size along its local axis nearest to that one grows by how far the pointer
+	 * moved away from the shape's centre (a sphere's radius, and a capsule's or cylinder's radius
+	 * seen along its axis, by the pointer's distance from the centre); each size snaps to the grid
+	 * step like a move, and stays above zero. The mesh is stretched to show it; the document
+	 * changes when the pointer is let go (hooks.scale).
+	 */
+	scaleMove(g, view, point) {
+		const mesh = g.mesh;
+		const shape = this.description.bodies[g.body].shapes[mesh.userData.shape];
+		if (!shape || !['sphere', 'box', 'capsule', 'cylinder'].includes(shape.type)) return;
+		if (!g.centre) {
+			g.centre = mesh.getWorldPosition(new Vector3());
+			g.turn = mesh.getWorldQuaternion(new Quaternion());
+		}
+		const snap = this.hooks.snap;
+		const size = (value) => {
+			const s = snap.position(value);
+			const least = snap.on && snap.grid > 0 ? snap.grid : 1e-3;
+			return s > 0 ? s : least;
+		};
+		const a = g.start.clone().sub(g.centre);
+		const b = point.clone().sub(g.centre);
+		const axes = [view.u, view.v];
+		// growth away from the centre along a view axis, and in the view's plane
+		const grow = (w) => (a.dot(w) < 0 ? -1 : 1) * b.clone().sub(a).dot(w);
+		const radial = Math.hypot(b.dot(view.u), b.dot(view.v)) - Math.hypot(a.dot(view.u), a.dot(view.v));
+		// the shape's local axes in the world, and the one nearest each view axis
+		const local = [new Vector3(1, 0, 0), new Vector3(0, 1, 0), new Vector3(0, 0, 1)].map((e) => e.applyQuaternion(g.turn));
+		const nearest = (w, skip) => [0, 1, 2].filter((i) => i !== skip).reduce((best, i) => (Math.abs(local[i].dot(w)) > Math.abs(local[best].dot(w)) ? i : best), skip === 0 ? 1 : 0);
+		const scale = new Vector3(1, 1, 1);
+		if (shape.type === 'sphere') {
+			g.sizes = { radius: size(shape.radius + radial) };
+			scale.setScalar(g.sizes.radius / shape.radius);
+		} else if (shape.type === 'box') {
+			const half = shape.halfExtents.slice();
+			const first = nearest(axes[0], -1);
+			const second = nearest(axes[1], first);
+			half[first] = size(half[first] + grow(axes[0]));
+			half[second] = size(half[second] + grow(axes[1]));
+			g.sizes = { half_extents: half };
+			scale.set(half[0] / shape.halfExtents[0], half[1] / shape.halfExtents[1], half[2] / shape.halfExtents[2]);
+		} else {
+			// capsules and cylinders: the length along the local z, the radius across it
+			let radius = shape.radius;
+			let halfHeight = shape.halfHeight;
+			const along = axes.filter((w) => Math.abs(local[2].dot(w)) >= Math.SQRT1_2);
+			if (along.length === 0) radius += radial;
+			else {
+				halfHeight += grow(along[0]);
+				const across = axes.find((w) => w !== along[0]);
+				radius += grow(across);
+			}
+			g.sizes = { radius: size(radius), half_height: size(halfHeight) };
+			scale.set(g.sizes.radius / shape.radius, g.sizes.radius / shape.radius, g.sizes.half_height / shape.halfHeight);
+		}
+		mesh.scale.copy(scale);
 	}
 
 	wheel(e) {
