@@ -825,10 +825,18 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* sources, int runCount, in
 	{
 		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, "too many runs to cut" );
 	}
+	if ( edits != NULL && cJSON_IsArray( edits ) == false )
+	{
+		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "edits: expected an array" );
+	}
+	// the frame is checked under the cut lock: only a cut drops frames, so a cut that came first
+	// cannot drop it between the check and the world made again at it
+	pthread_mutex_lock( &s_cutLock );
 	for ( int r = 0; r < runCount; ++r )
 	{
 		if ( cliViewEdit_Frame( sources + r, root, &frame ) == false )
 		{
+			pthread_mutex_unlock( &s_cutLock );
 			if ( runCount == 1 )
 			{
 				return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST,
@@ -841,13 +849,8 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* sources, int runCount, in
 			return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, message );
 		}
 	}
-	if ( edits != NULL && cJSON_IsArray( edits ) == false )
-	{
-		return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "edits: expected an array" );
-	}
 	char message[600] = "";
 	cliViewCutPlan plans[CLI_VIEW_COMPARE_MAX];
-	pthread_mutex_lock( &s_cutLock );
 	for ( int r = 0; r < runCount; ++r )
 	{
 		unsigned int status = cliViewEdit_Prepare( sources + r, frame, edits, plans + r, message, sizeof( message ) );

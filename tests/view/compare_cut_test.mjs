@@ -11,7 +11,8 @@
 //   the ball's frames after it equal `cairn run --method M --csv` on /api/save/scene?run=K (whose
 //   t = 0 is the cut frame) for each run's method, its velocity there the edited one less g t;
 //   /api/save/recording?run=K holds every frame of run K;
-// - a cut that adds a sphere and deletes the box gives every run the same bodies.
+// - a cut that adds a sphere and deletes the box gives every run the same bodies;
+// - cuts and marks sent at once leave the runs agreeing; malformed bodies are refused.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -242,6 +243,29 @@ try {
 		const b = (await getJson(url, `/api/body?run=${r}&index=3&frame=21`)).json;
 		check(b.available && b.name === 'sphere' && Math.abs(b.velocity[2] + g / fps) < 1e-9, `run ${r}: the sphere falls from rest (${JSON.stringify(b.velocity)})`);
 	}
+	// cuts and marks sent at once are made one at a time, each in every run: the runs agree after
+	const racing = await Promise.all([
+		post(url, '/api/cut', { frame: 25, edits: [{ op: 'impulse', body: 'ball', impulse: [0, 1, 0] }] }),
+		post(url, '/api/cut?run=1', { frame: 30, edits: [{ op: 'move', body: 'sphere', position: [1, 1, 2] }] }),
+		post(url, '/api/sync', { frame: 5 }),
+		post(url, '/api/sync?run=1', { frame: 22 }),
+	]);
+	// (a cut that comes second may find its frame dropped by the first and not made again yet: a 400)
+	const cutOk = (r) => r.status === 200 || (r.status === 400 && /^frame/.test(r.json.error));
+	check(cutOk(racing[0]) && cutOk(racing[1]) && (racing[0].status === 200 || racing[1].status === 200) &&
+		racing[2].status === 200 && racing[3].status === 200,
+		`four requests at once answered (${racing.map((r) => `${r.status} ${r.json.error || ''}`)})`);
+	await waitAll(url);
+	const lists = [];
+	for (let r = 0; r < methods.length; ++r) lists.push((await getJson(url, `/api/sync?run=${r}`)).json);
+	check(lists[0].cuts === lists[1].cuts && lists[0].cutFrame === lists[1].cutFrame && same(lists[0].syncPoints, lists[1].syncPoints) &&
+		lists[0].syncPoints.includes(5), `the runs agree on their cuts and sync points (${JSON.stringify(lists)})`);
+	// malformed bodies are refused as for one run
+	check((await post(url, '/api/cut', '{"frame": ')).status === 400, 'malformed JSON: 400');
+	check((await post(url, '/api/cut', '[1, 2]')).status === 400, 'not an object: 400');
+	check((await post(url, '/api/cut', 'x'.repeat(100000))).status === 413, 'oversized body: 413');
+	check((await post(url, '/api/cut', { frame: 3, edits: { op: 'move' } })).status === 400, 'edits not an array: 400');
+	check((await post(url, '/api/sync', { frame: -1 })).status === 400, 'a negative sync frame: 400');
 	check((await getJson(url, '/api/status')).status === 200, 'still answering');
 } finally {
 	check((await stopViewer(viewer)) === 0, 'stopped with 0');
