@@ -108,7 +108,8 @@ static cnScene* cliViewSceneEdit_Load( const char* data, size_t size, char* erro
 }
 
 // /api/editor/check: the loaded scene's name, warnings, bodies, shapes and joints (as /api/scene
-// gives them) and every body's pose [x, y, z, qw, qx, qy, qz] at t = 0.
+// gives them), every body's pose [x, y, z, qw, qx, qy, qz] at t = 0 and its velocities [vx, vy, vz,
+// wx, wy, wz] (the centre of mass's, as cnBody_GetLinearVelocity gives it, and the angular one).
 static enum MHD_Result cliViewSceneEdit_Check( struct MHD_Connection* connection, cnScene* scene )
 {
 	cnWorld* world = scene->world;
@@ -148,6 +149,19 @@ static enum MHD_Result cliViewSceneEdit_Check( struct MHD_Connection* connection
 		{
 			cliViewText_Puts( &text, k == 0 ? ( i > 0 ? ",[" : "[" ) : "," );
 			cliViewText_Number( &text, pose[k] );
+		}
+		cliViewText_Puts( &text, "]" );
+	}
+	// the velocities the loader gave: of the centre of mass and angular, what a cut's "velocity" sets
+	cliViewText_Puts( &text, "],\"velocities\":[" );
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		cnVec3 v = cnBody_GetLinearVelocity( world, bodies[i] ), w = cnBody_GetAngularVelocity( world, bodies[i] );
+		double velocity[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
+		for ( int k = 0; k < 6; ++k )
+		{
+			cliViewText_Puts( &text, k == 0 ? ( i > 0 ? ",[" : "[" ) : "," );
+			cliViewText_Number( &text, velocity[k] );
 		}
 		cliViewText_Puts( &text, "]" );
 	}

@@ -3,8 +3,9 @@
 // the scene document itself (the JSON the loader reads) and sends all of it here; the server runs
 // the library's loader on it, so an edit is valid exactly when `cairn run` would load the file, and
 // a refused one shows the loader's own message:
-//   POST /api/editor/check   the scene: 200 with its bodies, shapes, joints and poses as the loader
-//                            made them (what the page draws), or 400 {"error": the loader's message}
+//   POST /api/editor/check   the scene: 200 with its bodies, shapes, joints, poses and velocities as
+//                            the loader made them (what the page draws, and what an apply at a cut
+//                            sets), or 400 {"error": the loader's message}
 //   POST /api/editor/save    the scene: 200 with the scene as the library writes it back
 //                            (cnWriteSceneToString: loads bit for bit into the same world), or 400
 //   POST /api/editor/apply   the scene: the viewer simulates it from then on (200), or 400

@@ -6,13 +6,14 @@
 // saving that file again in a second viewer gives the same bytes), and applying, after which the
 // viewer simulates the edited scene; material pairs, no-collide pairs and cameras made and edited in
 // the object window, a second shape placed on a body, shapes scaled by dragging onto the grid, each
-// in the saved file, and the undo history kept across apply (undo, apply again). A screenshot of the four views (WORK_DIR/editor.png) and a
+// in the saved file, the undo history kept across apply (undo, apply again), and an edit applied at
+// a viewer's cut frame continuing its history (a change a cut cannot make refused). A screenshot of the four views (WORK_DIR/editor.png) and a
 // pixel check that an added body is drawn where it projects in the top and front views.
 //   node editor_test.mjs CAIRN SOURCE_DIR WORK_DIR
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, csvTime, finish, launchBrowser, near, openPage, readCsv, runStatus, startViewer, stopViewer } from './helpers.mjs';
+import { check, csvTime, finish, getJson, launchBrowser, near, openPage, readCsv, runStatus, startViewer, stopViewer, waitComplete } from './helpers.mjs';
 
 const [cairn, src, work] = process.argv.slice(2);
 mkdirSync(work, { recursive: true });
@@ -500,6 +501,96 @@ try {
 	await page.click('#ed-redo');
 	await settle(page);
 	check(JSON.stringify((await state(page)).doc) === thrown, 'and redo after the second apply gives the throw back');
+
+	// editing at a cut frame: a viewer on fall.json cut at frame 12 (the box pushed along x); the
+	// editor opens on the world at frame 12, and apply continues the history from there
+	const third = await startViewer(cairn, [scenePath]);
+	try {
+		const framesOf = async (count) => (await getJson(third.url, `/api/frames?from=0&count=${count}`)).json.frames;
+		const cutAt = async (edits) => fetch(new URL('/api/cut', third.url), { method: 'POST', body: JSON.stringify({ frame: 12, edits }) });
+		await waitComplete(third.url);
+		const before = await framesOf(72);
+		check((await cutAt([{ op: 'velocity', body: 'box', linear: [1, 0, 0] }])).status === 200, 'a cut at frame 12 pushes the box');
+		await waitComplete(third.url);
+		const pushed = await framesOf(72);
+		const { page: page3, problems: problems3 } = await openPage(browser, third.url);
+		await page3.setViewportSize({ width: 1280, height: 820 });
+		await page3.keyboard.press('v');
+		await page3.waitForFunction(() => window.cairnViewer.editor.valid, null, { timeout: 30000 });
+		s = await state(page3);
+		check(JSON.stringify(s.doc.bodies[1].position) === JSON.stringify(pushed[12].slice(8, 11)), `the editor opens on the world at the cut: the ball at ${s.doc.bodies[1].position}, frame 12 has ${pushed[12].slice(8, 11)}`);
+		check(await page3.isVisible('#ed-apply-start'), 'at a cut, "apply from t = 0" is offered beside apply');
+		// what a cut cannot do (the ball's mass) is refused with the reason, and nothing changes
+		await editor(page3, () => window.cairnViewer.editor.pick(1, false));
+		await field(page3, 'body-mass', 3);
+		check((await editor(page3, () => window.cairnViewer.editor.apply())) === false, 'a mass edit is not applied at the cut');
+		s = await state(page3);
+		check(s.message.startsWith('cannot continue at frame 12: body "ball" changed other than in its pose and velocities'), `the reason is given: ${s.message}`);
+		check((await getJson(third.url, '/api/sync')).json.cuts === 1, 'and the viewer has its one cut still');
+		await page3.click('#ed-undo');
+		await settle(page3);
+		// the ball moved to [-1, 0, 2] and thrown along x at 1 m/s, a sphere added at [0, 2, 1], the floor's friction 0.2
+		for (const [k, v] of [-1, 0, 2].entries()) await field(page3, `body-pos-${k}`, v);
+		for (const [k, v] of [1, 0, 0].entries()) await field(page3, `body-vel-${k}`, v);
+		await page3.click('#add-sphere');
+		await settle(page3);
+		for (const [k, v] of [0, 2, 1].entries()) await field(page3, `body-pos-${k}`, v);
+		await editor(page3, () => window.cairnViewer.editor.pick(2, false));
+		await field(page3, 'mat-friction', 0.2);
+		const applied = JSON.stringify((await state(page3)).doc);
+		await editor(page3, () => {
+			window.appliedFrom = true;
+		});
+		await page3.click('#ed-apply');
+		await page3.waitForFunction(() => !window.appliedFrom && window.cairnViewer && window.cairnViewer.ready && window.cairnViewer.bodyNames().includes('sphere1'), null, { timeout: 60000 });
+		const sync = (await getJson(third.url, '/api/sync')).json;
+		check(sync.cutFrame === 12 && sync.bodyCount === 4, `the edits are a cut at frame 12 (${JSON.stringify(sync)})`);
+		await waitComplete(third.url);
+		const edited = await framesOf(72);
+		let kept = true;
+		for (let f = 0; f < 12; ++f) kept = kept && JSON.stringify(edited[f].slice(0, 22)) === JSON.stringify(before[f]);
+		check(kept && edited.length === 72, 'the frames before the cut are kept bit for bit');
+		check(JSON.stringify(edited[12].slice(8, 11)) === '[-1,0,2]' && JSON.stringify(edited[12].slice(22, 25)) === '[0,2,1]', `at frame 12 the ball and the sphere are where they were put (${edited[12].slice(8, 11)}; ${edited[12].slice(22, 25)})`);
+		// the thrown ball flies on at 1 m/s along x
+		check(near(edited[24][8], -1 + (edited[24][0] - edited[12][0])), `the ball flies at 1 m/s from the cut (x ${edited[24][8]} at frame 24)`);
+		// the box, pushed at 1 m/s, slides further on a floor of friction 0.2 than of 0.6
+		check(edited[60][15] > pushed[60][15] + 0.05, `the box slides further with the lower friction (${edited[60][15]} > ${pushed[60][15]})`);
+		// the scene saved at the cut runs with `cairn run` as the viewer went on
+		const savedCut = join(work, 'saved-cut.json');
+		writeFileSync(savedCut, await (await fetch(new URL('/api/save/scene', third.url))).text());
+		check(JSON.parse(readFileSync(savedCut, 'utf8')).materials.floor.friction === 0.2, 'the scene at the cut has the floor\'s friction 0.2');
+		const cutCsv = join(work, 'saved-cut.csv');
+		check(runStatus(cairn, ['run', savedCut, '--csv', cutCsv, '--quiet']).status === 0, 'cairn run loads the scene at the cut');
+		const cutRows = readCsv(cutCsv);
+		let matched = 0;
+		let flies = true;
+		for (let f = 12; f <= 40; ++f) {
+			for (const [b, name] of [[1, 'ball'], [3, 'sphere1']]) {
+				const row = cutRows.get(`${csvTime(edited[f][0] - edited[12][0])}|${name}`);
+				if (!row) continue;
+				matched += 1;
+				flies = flies && [0, 1, 2].every((k) => near(edited[f][1 + 7 * b + k], row[k]));
+			}
+		}
+		check(matched === 58 && flies, `the ball and the sphere after the cut equal cairn run on the scene at the cut (${matched} rows)`);
+		// undo across this apply too: the friction back to 0.6, applied at the same cut
+		await page3.keyboard.press('v');
+		await page3.waitForFunction(() => window.cairnViewer.editor.valid, null, { timeout: 30000 });
+		check(JSON.stringify((await state(page3)).doc) === applied, 'after apply at the cut the editor has the document it applied');
+		await page3.click('#ed-undo');
+		await settle(page3);
+		await editor(page3, () => {
+			window.appliedFrom = true;
+		});
+		await page3.click('#ed-apply');
+		await page3.waitForFunction(() => !window.appliedFrom && window.cairnViewer && window.cairnViewer.ready, null, { timeout: 60000 });
+		const again = await (await fetch(new URL('/api/save/scene', third.url))).json();
+		check(again.materials.floor.friction === 0.6 && again.bodies.some((b) => b.name === 'sphere1'), 'undone and applied again at the cut: the friction 0.6, the sphere kept');
+		check(problems3.length === 0, `no errors in the page at the cut: ${problems3.join('; ')}`);
+		await page3.close();
+	} finally {
+		check((await stopViewer(third)) === 0, 'the viewer at the cut stops with 0');
+	}
 	// (the refused checks of the invalid edits are 400s, which Chromium logs)
 	const unexpected = problems.filter((p) => !p.includes('status of 400'));
 	check(unexpected.length === 0, `no errors in the page: ${unexpected.join('; ')}`);

@@ -4,7 +4,9 @@
 // Each edit is a new document; the server's loader checks it and describes what it made
 // (POST /api/editor/check), and that description is what the views draw, so the page draws what
 // `cairn run` would load. A document the loader refuses stays (undo or fix it), with the loader's
-// message shown; the views keep the last valid one.
+// message shown; the views keep the last valid one. Applying simulates the document from its t = 0,
+// or, when the viewer has a cut, continues the history from the cut frame (cut.js).
+import { cutEdits } from './cut.js';
 import { bodyPosition, clone, newBody, newJoint, post, setEuler, eulerDegrees, uniqueName } from './model.js';
 import { ObjectPanel } from './panel.js';
 import { Snap } from './snap.js';
@@ -64,6 +66,10 @@ export class Editor {
 		this.pending = Promise.resolve();
 		this.saved = null;
 		this.started = null;
+		// the viewer's last cut (-1: none) and the world at it as the library wrote it (cut.js)
+		this.cutFrame = -1;
+		this.baseText = null;
+		this.checked = null;
 	}
 
 	get isOpen() {
@@ -103,6 +109,11 @@ export class Editor {
 			});
 			return;
 		}
+		// the document is the world at the last cut: applying continues the history from there
+		const sync = await fetch('/api/sync', { cache: 'no-store' });
+		if (sync.ok) this.cutFrame = (await sync.json()).cutFrame;
+		this.baseText = text;
+		this.updateApply();
 		// the document and undo history of an apply in this tab, while the viewer simulates what it applied
 		this.doc = takeHistory(text, this.undoStack) || JSON.parse(text);
 		await this.refresh(true);
@@ -156,6 +167,8 @@ export class Editor {
 		button('ed-fit', 'fit', 'frame the views on the bodies', () => this.views.fit());
 		this.saveButton = button('ed-save', 'save', 'download the scene (scene.json) as the library writes it', () => this.save());
 		this.applyButton = button('ed-apply', 'apply & play', 'simulate the edited scene in the viewer', () => this.apply());
+		this.restartButton = button('ed-apply-start', 'apply from t = 0', 'simulate the document from its own t = 0, dropping the frames and cuts the viewer has', () => this.applyScene());
+		this.restartButton.hidden = true;
 		this.messageLine = document.createElement('span');
 		this.messageLine.id = 'ed-message';
 		bar.append(this.messageLine);
@@ -220,6 +233,7 @@ export class Editor {
 			if (sequence !== this.sequence) return;
 			this.valid = r.ok;
 			if (r.ok) {
+				this.checked = r.body;
 				this.views.setScene(r.body, first);
 				const warnings = r.body.warnings || [];
 				this.say(warnings.length > 0 ? `warning: ${warnings.join('; ')}` : `${this.doc.bodies.length} bodies, ${(this.doc.joints || []).length} joints: the loader accepts the scene`);
@@ -358,20 +372,92 @@ export class Editor {
 		return r.text;
 	}
 
-	/**
-	 * The viewer simulates the edited scene from now on: the page loads it anew, and the document
-	 * and its undo history are kept for the editor of the page that loads (undo.js).
-	 */
+	// at a cut, apply continues the history from it; "apply from t = 0" starts it anew
+	updateApply() {
+		const atCut = this.cutFrame >= 0;
+		this.restartButton.hidden = !atCut;
+		this.applyButton.title = atCut
+			? `continue the viewer's history from frame ${this.cutFrame} (its last cut) with the edits: the frames before it are kept`
+			: 'simulate the edited scene in the viewer';
+	}
+
+	/** Applies the document: at the viewer's last cut, as edits of that cut (applyAtCut), else from t = 0. */
 	async apply() {
+		await this.pending;
+		return this.cutFrame >= 0 ? this.applyAtCut() : this.applyScene();
+	}
+
+	/**
+	 * The viewer simulates the edited scene from its own t = 0: the page loads it anew, and the
+	 * document and its undo history are kept for the editor of the page that loads (undo.js).
+	 */
+	async applyScene() {
 		const r = await post('/api/editor/apply', this.doc);
 		if (!r.ok) {
 			this.say(r.body.error || `error ${r.status}`, true);
 			return false;
 		}
+		await this.reloadAfterApply(-1);
+		return true;
+	}
+
+	/**
+	 * The edits turned into the server's cut at the frame the document was taken at (cut.js): the
+	 * frames before it stay, the edited world goes on from it, and the page loads again at that
+	 * frame. An edit a cut cannot make is refused with the reason, and nothing changes.
+	 */
+	async applyAtCut() {
+		const frame = this.cutFrame;
+		if (!this.valid) {
+			this.say('the loader refuses the document: fix or undo the edit before applying', true);
+			return false;
+		}
+		const written = await post('/api/editor/save', this.doc);
+		if (!written.ok) {
+			this.say(written.body.error || `error ${written.status}`, true);
+			return false;
+		}
+		const plan = cutEdits(JSON.parse(this.baseText), JSON.parse(written.text), this.checked);
+		if (plan.reason) {
+			this.say(`cannot continue at frame ${frame}: ${plan.reason}; "apply from t = 0" simulates the document from its own start`, true);
+			return false;
+		}
+		const now = await fetch('/api/save/scene', { cache: 'no-store' });
+		if ((await now.text()) !== this.baseText) {
+			this.say('the viewer\'s history changed since the editor opened (a cut): "apply from t = 0", or reload the page to edit at the new cut', true);
+			return false;
+		}
+		if (plan.edits.length === 0) {
+			this.say(`nothing to apply: the document is the world at frame ${frame}`);
+			return false;
+		}
+		const response = await fetch('/api/cut', {
+			method: 'POST',
+			cache: 'no-store',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ frame, edits: plan.edits }),
+		});
+		if (!response.ok) {
+			const text = await response.text();
+			let message = text;
+			try {
+				message = JSON.parse(text).error;
+			} catch {
+				// the answer's text
+			}
+			this.say(`the cut at frame ${frame} refused the edits: ${message}`, true);
+			return false;
+		}
+		await this.reloadAfterApply(frame);
+		return true;
+	}
+
+	// keeps the document and its history for the page that loads next, which shows the frame given
+	async reloadAfterApply(frame) {
 		const written = await fetch('/api/save/scene', { cache: 'no-store' });
 		if (written.ok) keepHistory(await written.text(), this.doc, this.undoStack);
+		if (frame >= 0) window.location.hash = `frame=${frame}`;
 		window.location.reload();
-		return true;
 	}
 
 	/** For the tests: the body's position as drawn, or null. */
