@@ -232,7 +232,7 @@ export class ObjectPanel {
 		this.row(s, 'name', [{ id: 'camera-name', value: camera.name, commit: (v) => set('name', v) }]);
 		const type = camera.type || 'fixed';
 		const bodies = (doc.bodies || []).map((b) => b.name);
-		const firstBody = (doc.bodies[ed.selection[0]] || doc.bodies[0] || {}).name;
+		const firstBody = ((doc.bodies || [])[ed.selection[0]] || (doc.bodies || [])[0] || {}).name;
 		s.append(this.el('div', { className: 'row' }, this.el('span', { textContent: 'type' }), this.menu('camera-type', Object.keys(CAMERA_KEYS), type, (v) => ed.edit((d) => {
 			d.cameras[i] = retypeCamera(d.cameras[i], v, firstBody);
 		}))));
