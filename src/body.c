@@ -495,6 +495,7 @@ bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass )
 	b->massOverride = mass;
 	b->hasMassData = false;
 	cnApplyBodyMass( b, &data );
+	cnForgetRecycledContacts( world, (int)( b - world->bodies ) );
 	return true;
 }
 
@@ -552,6 +553,7 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 	b->userCenter = localCenter;
 	b->userInertia = inertia;
 	cnApplyBodyMass( b, &data );
+	cnForgetRecycledContacts( world, (int)( b - world->bodies ) );
 	return true;
 }
 

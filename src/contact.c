@@ -6,6 +6,7 @@
 #include "error.h"
 #include "island.h"
 #include "lookup.h"
+#include "methods/method.h"
 #include "task.h"
 #include "world.h"
 
@@ -280,10 +281,91 @@ static void cnCollideManyContact( cnContact* c, const cnGeometry* a, cnTransform
 	}
 }
 
+// The pose of B's centre of mass in A's centre-of-mass frame.
+static cnTransform cnRelativePose( const cnBody* ba, const cnBody* bb )
+{
+	cnTransform pose = { cnInvRotate( ba->xf.q, cnSub( bb->center, ba->center ) ), cnInvMulQuat( ba->xf.q, bb->xf.q ) };
+	return pose;
+}
+
+// Contact recycling. The manifolds of a pair depend only on the pose of one shape relative to the
+// other. When that pose has moved so little since the manifolds were made that no point of either
+// shape moved by more than the tolerance relative to the other, the manifolds are carried with the
+// bodies instead of made again: each anchor turns with its body, the normal with A, and each point's
+// separation is measured again between its two anchors, as the sub-steps measure it. A feature the
+// last collision left out lay beyond its margin then and is still out of this step's reach (below).
+// Box3D recycles contacts the same way (relative pose within a distance); the bound used here, the
+// shift of the pose's origin plus the chord 2 sin(theta / 2) r its turn draws at the farthest point r
+// of the other body, is exact for a rigid motion. True when the contact's manifolds were carried.
+static bool cnRecycleManifolds( const cnWorld* world, cnContact* c, double margin, double tolerance )
+{
+	if ( ( c->flags & cnContact_recyclable ) == 0 )
+	{
+		return false;
+	}
+	// A feature left out lay farther than madeMargin and now lies farther than madeMargin - moved; it
+	// cannot be reached in this step while that exceeds this step's reach, margin minus the
+	// speculative distance. So the motion allowed shrinks when the margin grew (the pair speeds up).
+	double reach = margin - world->def.speculativeDistance;
+	double limit = c->madeMargin - reach;
+	limit = limit < tolerance ? limit : tolerance;
+	if ( !( limit > 0.0 ) )
+	{
+		return false;
+	}
+	const cnBody* ba = world->bodies + c->bodyA;
+	const cnBody* bb = world->bodies + c->bodyB;
+	cnTransform now = cnRelativePose( ba, bb );
+	cnTransform made = c->madePose;
+
+	// the relative turn: |sin(theta / 2)| is the length of the vector part of made^-1 now
+	cnQuat turn = cnInvMulQuat( made.q, now.q );
+	double chord = 2.0 * sqrt( turn.x * turn.x + turn.y * turn.y + turn.z * turn.z );
+	// a plane reaches infinitely far from its body's centre
+	double extentA = world->shapes[c->shapeA].geom.type == cnShape_plane ? INFINITY : ba->maxExtent;
+	double extentB = world->shapes[c->shapeB].geom.type == cnShape_plane ? INFINITY : bb->maxExtent;
+	// B's points in A's frame, or A's points in B's frame (A's centre there is -R(q)^T p)
+	double movedB = cnLength( cnSub( now.p, made.p ) ) + chord * extentB;
+	double movedA = cnLength( cnSub( cnInvRotate( now.q, now.p ), cnInvRotate( made.q, made.p ) ) ) + chord * extentA;
+	double moved = movedA < movedB ? movedA : movedB;
+	if ( !( moved < limit ) )
+	{
+		return false;
+	}
+
+	// the turn of each body since the manifolds were last made or carried
+	cnQuat turnA = cnMulQuat( ba->xf.q, cnConjugate( c->rotationA ) );
+	cnQuat turnB = cnMulQuat( bb->xf.q, cnConjugate( c->rotationB ) );
+	cnVec3 centres = cnSub( bb->center, ba->center );
+	for ( int k = 0; k < c->manifoldCount; ++k )
+	{
+		cnManifold* m = cnContactManifold( c, k );
+		m->normal = cnNormalize( cnRotate( turnA, m->normal ) );
+		for ( int j = 0; j < m->pointCount; ++j )
+		{
+			cnManifoldPoint* mp = m->points + j;
+			mp->anchorA = cnRotate( turnA, mp->anchorA );
+			mp->anchorB = cnRotate( turnB, mp->anchorB );
+			mp->normal = cnNormalize( cnRotate( turnA, mp->normal ) );
+			// each anchor is its body's surface point, so their gap along the normal is the separation
+			mp->separation = cnDot( cnAdd( centres, cnSub( mp->anchorB, mp->anchorA ) ), mp->normal );
+			cnVec3 surfaceA = cnAdd( ba->center, mp->anchorA );
+			mp->point = cnMulAdd( surfaceA, 0.5 * mp->separation, mp->normal );
+			mp->maxNormalImpulse = 0.0;
+			mp->relativeVelocity = 0.0;
+			mp->persisted = true;
+		}
+	}
+	c->rotationA = ba->xf.q;
+	c->rotationB = bb->xf.q;
+	return true;
+}
+
 // New manifolds of one contact (at least one of its bodies awake, fat boxes overlapping) at the
-// bodies' current poses, impulses carried over. Reads only the two bodies and shapes and writes only
-// the contact, so contacts can be collided in any order and on any thread.
-static void cnUpdateManifolds( const cnWorld* world, cnContact* c, double timeStep )
+// bodies' current poses, impulses carried over; or, when recycleTolerance > 0 and the pair barely
+// moved, the last ones carried with the bodies (true). Reads only the two bodies and shapes and
+// writes only the contact, so contacts can be collided in any order and on any thread.
+static bool cnUpdateManifolds( const cnWorld* world, cnContact* c, double timeStep, double recycleTolerance )
 {
 	const cnBody* ba = world->bodies + c->bodyA;
 	const cnBody* bb = world->bodies + c->bodyB;
@@ -295,6 +377,11 @@ static void cnUpdateManifolds( const cnWorld* world, cnContact* c, double timeSt
 	double approach = cnLength( dv ) + cnLength( ba->w ) * ba->maxExtent + cnLength( bb->w ) * bb->maxExtent;
 	double margin = world->def.speculativeDistance + timeStep * approach;
 	margin = margin < CN_MAX_SPECULATIVE ? margin : CN_MAX_SPECULATIVE;
+
+	if ( recycleTolerance > 0.0 && cnRecycleManifolds( world, c, margin, recycleTolerance ) )
+	{
+		return true;
+	}
 
 	cnTransform xfA = cnShapeWorldTransform( ba, sa );
 	cnTransform xfB = cnShapeWorldTransform( bb, sb );
@@ -313,6 +400,43 @@ static void cnUpdateManifolds( const cnWorld* world, cnContact* c, double timeSt
 		c->manifoldCount = c->manifold.pointCount > 0 ? 1 : 0;
 		cnCarryImpulses( oldList, 1, &c->manifold, 1, ba, bb );
 	}
+
+	// what the next step's recycling compares against
+	c->flags &= ~cnContact_recyclable;
+	if ( recycleTolerance > 0.0 )
+	{
+		c->flags |= cnContact_recyclable;
+		c->rotationA = ba->xf.q;
+		c->rotationB = bb->xf.q;
+		c->madePose = cnRelativePose( ba, bb );
+		c->madeMargin = margin;
+	}
+	return false;
+}
+
+void cnForgetRecycledContacts( cnWorld* world, int bodyIndex )
+{
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		cnContact* c = world->contacts + i;
+		if ( c->bodyA == bodyIndex || c->bodyB == bodyIndex )
+		{
+			c->flags &= ~cnContact_recyclable;
+		}
+	}
+}
+
+// The recycling tolerance of the world's narrow phase (0: off): the method must allow it, and the
+// tolerance stays below the speculative distance (cnRecycleManifolds).
+static double cnRecycleTolerance( const cnWorld* world )
+{
+	const cnMethodModule* module = cnGetMethodModule( world->def.method );
+	if ( module == NULL || ( module->flags & cnMethodFlag_recycledContacts ) == 0 )
+	{
+		return 0.0;
+	}
+	double d = world->def.contactRecycleDistance;
+	return d < world->def.speculativeDistance ? d : world->def.speculativeDistance;
 }
 
 // True when the contact's fat boxes still overlap (else the pair is gone until the broad phase
@@ -340,17 +464,20 @@ typedef struct cnCollideTask
 	double timeStep;
 	// per contact, what is left (cnCollide_pending, ...)
 	uint8_t* state;
-	// per worker: touching manifolds and points of the contacts it finished (integers: the sums are
-	// exact in any grouping)
+	// contact recycling's tolerance (0: off)
+	double recycleTolerance;
+	// per worker: touching manifolds and points of the contacts it finished, and contacts recycled
+	// (integers: the sums are exact in any grouping)
 	int touching[CN_MAX_WORKERS];
 	int points[CN_MAX_WORKERS];
+	int recycled[CN_MAX_WORKERS];
 } cnCollideTask;
 
 static void cnCollideRange( int start, int end, int workerIndex, void* context )
 {
 	cnCollideTask* t = context;
 	const cnWorld* world = t->world;
-	int touching = 0, points = 0;
+	int touching = 0, points = 0, recycled = 0;
 	for ( int i = start; i < end; ++i )
 	{
 		cnContact* c = t->contacts + i;
@@ -361,7 +488,7 @@ static void cnCollideRange( int start, int end, int workerIndex, void* context )
 			t->state[i] = cnCollide_pending;
 			continue;
 		}
-		cnUpdateManifolds( world, c, t->timeStep );
+		recycled += cnUpdateManifolds( world, c, t->timeStep, t->recycleTolerance );
 
 		// a touch that begins or ends, or a sleeping body to wake, is for the serial pass (events
 		// and islands are shared); what a contact does alone is done here
@@ -388,6 +515,7 @@ static void cnCollideRange( int start, int end, int workerIndex, void* context )
 	}
 	t->touching[workerIndex] += touching;
 	t->points[workerIndex] += points;
+	t->recycled[workerIndex] += recycled;
 }
 
 // Contacts collided per range of the parallel pass: enough that a range outweighs waking a worker.
@@ -403,15 +531,18 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 	task->world = world;
 	task->contacts = world->contacts;
 	task->timeStep = timeStep;
+	task->recycleTolerance = cnRecycleTolerance( world );
 	task->state = contactCount > 0 ? cnArena_Alloc( &world->arena, (size_t)contactCount ) : NULL;
 	cnParallelFor( world, contactCount, CN_COLLIDE_MIN_RANGE, cnCollideRange, task );
 	uint8_t* state = task->state;
 	int touching = 0;
 	int points = 0;
+	int recycled = 0;
 	for ( int w = 0; w < CN_MAX_WORKERS; ++w )
 	{
 		touching += task->touching[w];
 		points += task->points[w];
+		recycled += task->recycled[w];
 	}
 
 	// Then, serially in contact order, what changes shared state: contacts that separated go, touch
@@ -452,7 +583,7 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 				cnDestroyContact( world, i );
 				continue;
 			}
-			cnUpdateManifolds( world, c, timeStep );
+			recycled += cnUpdateManifolds( world, c, timeStep, task->recycleTolerance );
 		}
 		const cnManifold* m = &c->manifold;
 
@@ -491,6 +622,7 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 
 	world->stats.touchingCount = touching;
 	world->stats.manifoldPointCount = points;
+	world->stats.recycledContactCount = recycled;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,9 @@ enum
 	cnContact_reported = 4,
 	// a hit event was reported for the approach under way
 	cnContact_hitReported = 8,
+	// the manifolds were made with contact recycling on: rotationA, rotationB, madePose and
+	// madeMargin hold what the next step compares against (cnRecycleManifolds)
+	cnContact_recyclable = 16,
 };
 
 /// The manifold point of a contact that approached fastest at the start of the step, measured by
@@ -47,6 +50,12 @@ typedef struct cnContact
 	cnManifold* moreManifolds;
 	// hit events: the fastest approach at the start of this step
 	cnContactApproach approach;
+	// contact recycling: each body's orientation when the manifolds were last made or carried, the
+	// pose of B's centre of mass in A's centre-of-mass frame and the speculative margin when they
+	// were last made
+	cnQuat rotationA, rotationB;
+	cnTransform madePose;
+	double madeMargin;
 } cnContact;
 
 /// Manifold k (0 <= k < manifoldCount) of a contact.
@@ -76,6 +85,10 @@ bool cnShouldShapesCollide( const cnShape* a, const cnShape* b );
 
 /// Narrow-phase stage: updates the manifold of every contact with an awake body.
 void cnCollideContacts( cnWorld* world, double timeStep );
+
+/// Makes every contact of a body collide afresh at the next narrow phase (its centre of mass or
+/// shapes changed, so recycled manifolds would be carried about the wrong point).
+void cnForgetRecycledContacts( cnWorld* world, int bodyIndex );
 
 /// Removes a contact (swap with the last).
 void cnDestroyContact( cnWorld* world, int contactIndex );

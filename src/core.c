@@ -81,6 +81,7 @@ cnWorldDef cnDefaultWorldDef( void )
 	def.restitutionThreshold = 1.0;
 	def.linearSlop = 0.005;
 	def.speculativeDistance = 4.0 * 0.005;
+	def.contactRecycleDistance = 0.005;
 	def.enableContinuous = true;
 	def.enableSleep = true;
 	def.timeToSleep = 0.5;

@@ -353,6 +353,8 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->proxyKey = cnBroadPhase_CreateProxy( &world->broadPhase, s->fatAABB, index, body->type == cnBody_static );
 
 	cnApplyBodyMass( body, &mass );
+	// the centre of mass may have moved: the body's recycled manifolds would turn about the old one
+	cnForgetRecycledContacts( world, (int)( body - world->bodies ) );
 	if ( body->type != cnBody_static )
 	{
 		cnWakeBody( world, body );
@@ -471,6 +473,7 @@ bool cnDestroyShape( cnWorld* world, cnShapeId id )
 	cnFreeShape( world, id.index );
 
 	cnApplyBodyMass( body, &mass );
+	cnForgetRecycledContacts( world, (int)( body - world->bodies ) );
 	cnWakeBody( world, body );
 	return true;
 }

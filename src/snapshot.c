@@ -22,10 +22,10 @@
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 // (cnWorldDef's last four fields, the workers and a user scheduler, are how a world runs, not its
 // state: they are not saved, a loaded world has one worker, and results do not depend on them)
-_Static_assert( sizeof( cnWorldDef ) == 240, "cnWorldDef changed: update the snapshot (snapshot.c)" );
+_Static_assert( sizeof( cnWorldDef ) == 248, "cnWorldDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnBody ) == 672, "cnBody changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnShape ) == 320, "cnShape changed: update the snapshot (snapshot.c)" );
-_Static_assert( sizeof( cnContact ) == 848, "cnContact changed: update the snapshot (snapshot.c)" );
+_Static_assert( sizeof( cnContact ) == 976, "cnContact changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnJoint ) == 416, "cnJoint changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnForceDef ) == 112, "cnForceDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnMaterialDef ) == 88, "cnMaterialDef changed: update the snapshot (snapshot.c)" );
@@ -149,6 +149,7 @@ static void cnPutWorldDef( cnSnapWriter* w, const cnWorldDef* d )
 	cnPutF64( w, d->restitutionThreshold );
 	cnPutF64( w, d->linearSlop );
 	cnPutF64( w, d->speculativeDistance );
+	cnPutF64( w, d->contactRecycleDistance );
 	cnPutBool( w, d->enableContinuous );
 	cnPutBool( w, d->enableSleep );
 	cnPutF64( w, d->timeToSleep );
@@ -326,6 +327,10 @@ static void cnPutContact( cnSnapWriter* w, const cnContact* c )
 	cnPutVec3( w, a->anchorB );
 	cnPutF64( w, a->speed );
 	cnPutF64( w, a->separation );
+	cnPutQuat( w, c->rotationA );
+	cnPutQuat( w, c->rotationB );
+	cnPutTransform( w, c->madePose );
+	cnPutF64( w, c->madeMargin );
 }
 
 static void cnPutJoint( cnSnapWriter* w, const cnJoint* j )

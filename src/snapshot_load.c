@@ -278,6 +278,7 @@ static cnWorldDef cnGetWorldDef( cnSnapReader* r )
 	d.restitutionThreshold = cnGetF64( r );
 	d.linearSlop = cnGetF64( r );
 	d.speculativeDistance = cnGetF64( r );
+	d.contactRecycleDistance = cnGetF64( r );
 	d.enableContinuous = cnGetBool( r );
 	d.enableSleep = cnGetBool( r );
 	d.timeToSleep = cnGetF64( r );
@@ -628,6 +629,24 @@ static void cnGetContact( cnSnapReader* r, cnContact* c )
 	a->anchorB = cnGetVec3( r );
 	a->speed = cnGetF64( r );
 	a->separation = cnGetF64( r );
+	c->rotationA = cnGetQuat( r );
+	c->rotationB = cnGetQuat( r );
+	c->madePose = cnGetTransform( r );
+	c->madeMargin = cnGetF64( r );
+	// recycling carries the manifolds by these rotations: they must be unit quaternions
+	cnQuat q[3] = { c->rotationA, c->rotationB, c->madePose.q };
+	for ( int k = 0; k < 3; ++k )
+	{
+		double n2 = q[k].w * q[k].w + q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z;
+		if ( ( c->flags & cnContact_recyclable ) && !( fabs( n2 - 1.0 ) < 1e-9 ) )
+		{
+			cnSnapFail( r, "a contact's recycling rotation that is not a unit quaternion" );
+		}
+	}
+	if ( cnFiniteVec3( c->madePose.p ) == false || isfinite( c->madeMargin ) == false )
+	{
+		cnSnapFail( r, "a contact's recycling pose that is not finite" );
+	}
 }
 
 static void cnGetJoint( cnSnapReader* r, cnJoint* j )

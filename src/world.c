@@ -31,9 +31,11 @@ static const char* cnCheckWorldDef( const cnWorldDef* def )
 		return why;
 	}
 	if ( !( def->restitutionThreshold >= 0.0 ) || !( def->linearSlop >= 0.0 ) || !( def->speculativeDistance >= 0.0 ) ||
-		 !( def->timeToSleep >= 0.0 ) || !( def->sleepLinearThreshold >= 0.0 ) || !( def->sleepAngularThreshold >= 0.0 ) ||
-		 !isfinite( def->restitutionThreshold + def->linearSlop + def->speculativeDistance + def->timeToSleep +
-					def->sleepLinearThreshold + def->sleepAngularThreshold ) )
+		 !( def->contactRecycleDistance >= 0.0 ) || !( def->timeToSleep >= 0.0 ) ||
+		 !( def->sleepLinearThreshold >= 0.0 ) || !( def->sleepAngularThreshold >= 0.0 ) ||
+		 !isfinite( def->restitutionThreshold + def->linearSlop + def->speculativeDistance +
+					def->contactRecycleDistance + def->timeToSleep + def->sleepLinearThreshold +
+					def->sleepAngularThreshold ) )
 	{
 		return "thresholds must be finite and >= 0";
 	}
@@ -240,6 +242,20 @@ bool cnWorld_SetWorkerCount( cnWorld* world, int workerCount )
 cnVec3 cnWorld_GetGravity( const cnWorld* world )
 {
 	return world->gravity;
+}
+
+bool cnWorld_SetContactRecycleDistance( cnWorld* world, double distance )
+{
+	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	{
+		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+	}
+	if ( !( distance >= 0.0 ) || !isfinite( distance ) )
+	{
+		return cnSetError( cnError_invalidArgument, "contact recycle distance must be finite and >= 0 (got %g)", distance );
+	}
+	world->def.contactRecycleDistance = distance;
+	return true;
 }
 
 void cnWorld_EnableSleeping( cnWorld* world, bool flag )

@@ -126,6 +126,10 @@ CN_API cnVec3 cnWorld_GetGravity( const cnWorld* world );
 /// Switches sleeping on or off for the whole world (off wakes every body).
 CN_API void cnWorld_EnableSleeping( cnWorld* world, bool flag );
 
+/// Sets the contact recycling distance (m, >= 0; 0 switches recycling off) from the next step on
+/// (cnWorldDef.contactRecycleDistance).
+CN_API bool cnWorld_SetContactRecycleDistance( cnWorld* world, double distance );
+
 /// Changes what the instability guard does from the next step on (cnWorldDef.onInstability).
 CN_API bool cnWorld_SetInstabilityAction( cnWorld* world, cnInstabilityAction action );
 

@@ -132,6 +132,9 @@ typedef enum cnMethodFlags
 	cnMethodFlag_reflection = 1 << 5,
 	/// splits each step into sub-steps (impulse)
 	cnMethodFlag_subSteps = 1 << 6,
+	/// lets the narrow phase recycle the manifolds of pairs whose relative pose barely changed
+	/// (cnWorldDef.contactRecycleDistance; impulse)
+	cnMethodFlag_recycledContacts = 1 << 7,
 } cnMethodFlags;
 
 /// Solver of the "lcp" methods.
@@ -320,6 +323,11 @@ typedef struct cnWorldDef
 	double linearSlop;
 	/// contact points closer than this are created before touching (speculative), m
 	double speculativeDistance;
+	/// contact recycling, for the methods that allow it (cnMethodFlag_recycledContacts): a pair
+	/// whose shapes moved relative to each other by less than this since its manifolds were made
+	/// (and by less than speculativeDistance) keeps them, carried with the bodies, instead of
+	/// colliding again, m (0: always collide; docs/architecture.md)
+	double contactRecycleDistance;
 	/// continuous collision for fast bodies that are not bullets: a dynamic body that moves farther
 	/// than a quarter of its smallest size in a step is swept against static shapes (impulse and the
 	/// velocity-level methods; bullets are swept whatever this says; docs/continuous.md)
@@ -643,6 +651,8 @@ typedef struct cnStats
 	int manifoldPointCount;
 	int islandCount;
 	int sleepingIslandCount;
+	/// contacts whose manifolds the last narrow phase recycled instead of colliding again
+	int recycledContactCount;
 	/// total over the life of the world
 	int64_t stepCount;
 	/// total over the life of the world: islands whose generalized reflection (gr-* methods) did

@@ -67,6 +67,7 @@ _PROTOTYPES = {
     "cnWorld_GetGravity": (T.Vec3, [c_void_p]),
     "cnWorld_EnableSleeping": (None, [c_void_p, c_bool]),
     "cnWorld_SetWorkerCount": (c_bool, [c_void_p, c_int]),
+    "cnWorld_SetContactRecycleDistance": (c_bool, [c_void_p, c_double]),
     "cnWorld_Hash": (c_uint64, [c_void_p]),
     "cnWorld_GetBodyCount": (c_int, [c_void_p]),
     "cnWorld_GetBody": (T.BodyId, [c_void_p, c_int]),

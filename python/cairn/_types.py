@@ -82,7 +82,8 @@ class WorldDef(Structure):
     """cnWorldDef"""
     _fields_ = [("gravity", Vec3), ("planar", c_bool), ("method", c_enum), ("settings", MethodSettings),
                 ("restitutionThreshold", c_double), ("linearSlop", c_double),
-                ("speculativeDistance", c_double), ("enableContinuous", c_bool), ("enableSleep", c_bool),
+                ("speculativeDistance", c_double), ("contactRecycleDistance", c_double),
+                ("enableContinuous", c_bool), ("enableSleep", c_bool),
                 ("timeToSleep", c_double), ("sleepLinearThreshold", c_double),
                 ("sleepAngularThreshold", c_double), ("hitEventThreshold", c_double),
                 ("onInstability", c_enum), ("maxSpeed", c_double), ("maxAngularSpeed", c_double),
@@ -124,6 +125,7 @@ class Stats(Structure):
                 ("bodyCount", c_int), ("awakeBodyCount", c_int), ("shapeCount", c_int),
                 ("pairCount", c_int), ("contactCount", c_int), ("touchingCount", c_int),
                 ("manifoldPointCount", c_int), ("islandCount", c_int), ("sleepingIslandCount", c_int),
+                ("recycledContactCount", c_int),
                 ("stepCount", c_int64), ("grFallbackCount", c_int64), ("frictionFallbackCount", c_int64),
                 ("compliantFallbackCount", c_int64), ("continuousHitCount", c_int64),
                 ("instabilityCount", c_int64), ("frozenBodyCount", c_int64), ("bytes", c_int64)]

@@ -453,6 +453,16 @@ class World:
         _lib.check(_lib.lib().cnWorld_SetWorkerCount(self._w(), int(value)))
 
     @property
+    def contact_recycle_distance(self):
+        """Contact recycling's distance (m; 0: the narrow phase collides every pair every step);
+        settable between steps. stats["recycledContactCount"] counts the last step's."""
+        return float(_lib.lib().cnWorld_GetDef(self._w()).contactRecycleDistance)
+
+    @contact_recycle_distance.setter
+    def contact_recycle_distance(self, value):
+        _lib.check(_lib.lib().cnWorld_SetContactRecycleDistance(self._w(), float(value)))
+
+    @property
     def time(self):
         """Simulated time (s): the sum of the step sizes so far."""
         return _lib.lib().cnWorld_GetTime(self._w())

@@ -392,7 +392,7 @@ static const char* const cnTopKeys[] = {
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
 	"speculative_contacts", "cameras", "joints", "continuous", "on_instability", "max_speed",
-	"max_angular_speed", "max_energy_growth", "workers", "simd" };
+	"max_angular_speed", "max_energy_growth", "workers", "simd", "contact_recycle_distance" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -511,6 +511,8 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnJsonReadString( L, root, "on_instability", &onInstability ) == false ||
 		 cnJsonReadString( L, root, "simd", &simd ) == false ||
 		 cnJsonReadNumber( L, root, "max_speed", cnJsonCheck_positive, &worldDef.maxSpeed ) == false ||
+		 cnJsonReadNumber( L, root, "contact_recycle_distance", cnJsonCheck_nonNegative,
+						   &worldDef.contactRecycleDistance ) == false ||
 		 cnJsonReadNumber( L, root, "max_angular_speed", cnJsonCheck_positive, &worldDef.maxAngularSpeed ) == false ||
 		 cnJsonReadNumber( L, root, "max_energy_growth", cnJsonCheck_positive, &worldDef.maxEnergyGrowth ) == false )
 	{

@@ -275,6 +275,11 @@ static void cnWriteSettings( cJSON* root, const cnWorld* world )
 		cnAddNum( root, "workers", d.workerCount );
 	}
 	cJSON_AddStringToObject( root, "on_instability", cnInstabilityAction_GetName( d.onInstability ) );
+	// the library's default is the absence of the key
+	if ( d.contactRecycleDistance != cnDefaultWorldDef().contactRecycleDistance )
+	{
+		cnAddNum( root, "contact_recycle_distance", d.contactRecycleDistance );
+	}
 	// infinite bounds are the absence of the key
 	if ( isfinite( d.maxSpeed ) )
 	{

@@ -79,6 +79,7 @@ int main( void )
 	FIELD( cnWorldDef, restitutionThreshold );
 	FIELD( cnWorldDef, linearSlop );
 	FIELD( cnWorldDef, speculativeDistance );
+	FIELD( cnWorldDef, contactRecycleDistance );
 	FIELD( cnWorldDef, enableContinuous );
 	FIELD( cnWorldDef, enableSleep );
 	FIELD( cnWorldDef, timeToSleep );
@@ -163,6 +164,7 @@ int main( void )
 	FIELD( cnStats, manifoldPointCount );
 	FIELD( cnStats, islandCount );
 	FIELD( cnStats, sleepingIslandCount );
+	FIELD( cnStats, recycledContactCount );
 	FIELD( cnStats, stepCount );
 	FIELD( cnStats, grFallbackCount );
 	FIELD( cnStats, frictionFallbackCount );

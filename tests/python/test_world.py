@@ -172,6 +172,24 @@ class DeterminismTest(unittest.TestCase):
                 world.workers = 0
             self.assertEqual(world.workers, 1)
 
+    def test_contact_recycling(self):
+        # the resting pyramid's contacts are recycled; with the distance 0 none are, and it still
+        # rests (no box moves 5 mm, issue 15's bound on the pyramid's drift, either way)
+        path = helpers.scene_path("pyramid.json")
+        with cairn.load_scene(path) as on, cairn.load_scene(path) as off:
+            self.assertEqual(on.contact_recycle_distance, 0.005)
+            off.contact_recycle_distance = 0.0
+            self.assertEqual(off.contact_recycle_distance, 0.0)
+            start = on.positions.copy()
+            on.step(1.0 / 60.0, steps=30)
+            off.step(1.0 / 60.0, steps=30)
+            self.assertGreater(on.stats["recycledContactCount"], 0.9 * on.stats["touchingCount"])
+            self.assertEqual(off.stats["recycledContactCount"], 0)
+            self.assertLess(np.abs(on.positions - start).max(), 5e-3)
+            self.assertLess(np.abs(off.positions - start).max(), 5e-3)
+            with self.assertRaises(cairn.CairnError):
+                on.contact_recycle_distance = -1.0
+
     def test_run_is_its_steps(self):
         # the run loop takes steps of exactly step_size and nothing else happens to the world
         path = helpers.scene_path("bouncing_balls.json")

@@ -214,7 +214,8 @@ const cnMethodModule cnImpulseModule = {
 	.method = cnMethod_impulse,
 	.name = "impulse",
 	.summary = "sequential impulses on soft contacts, sub-steps and relax (Box2D v3's soft step)",
-	.flags = cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_subSteps | cnMethodFlag_joints,
+	.flags = cnMethodFlag_friction | cnMethodFlag_planar | cnMethodFlag_subSteps | cnMethodFlag_joints |
+			 cnMethodFlag_recycledContacts,
 	.validate = cnValidateImpulse,
 	.stateSize = 0,
 	.step = cnStepImpulse,
