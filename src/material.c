@@ -8,6 +8,9 @@
 
 #include "core.h"
 #include "error.h"
+#include "island.h"
+#include "lookup.h"
+#include "mass.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,12 +74,16 @@ cnMaterialId cnCreateMaterial( cnWorld* world, const cnMaterialDef* def )
 
 // Mixes the friction and restitution of every existing contact again: contacts mix them when they
 // are made, so a material or pair changed while shapes touch (an edit at a cut in the viewer) would
-// otherwise act only on pairs that meet later.
-static void cnRemixContacts( cnWorld* world )
+// otherwise act only on pairs that meet later. shape >= 0: only that shape's contacts.
+static void cnRemixContacts( cnWorld* world, int shape )
 {
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
 		cnContact* c = world->contacts + i;
+		if ( shape >= 0 && c->shapeA != shape && c->shapeB != shape )
+		{
+			continue;
+		}
 		cnMixMaterials( world, world->shapes[c->shapeA].material, world->shapes[c->shapeB].material, &c->friction,
 						&c->restitution );
 	}
@@ -103,7 +110,45 @@ bool cnMaterial_SetDef( cnWorld* world, cnMaterialId id, const cnMaterialDef* de
 	m->texture = texture;
 	m->def.name = name;
 	m->def.texture = texture;
-	cnRemixContacts( world );
+	cnRemixContacts( world, -1 );
+	return true;
+}
+
+bool cnShape_SetMaterial( cnWorld* world, cnShapeId id, cnMaterialId material )
+{
+	cnShape* shape = cnGetShape( world, id );
+	if ( shape == NULL )
+	{
+		return false;
+	}
+	if ( material < 0 || material >= world->materialCount )
+	{
+		return cnSetError( cnError_invalidId, "invalid material id %d", material );
+	}
+	cnBody* body = world->bodies + shape->body;
+	cnMaterialId old = shape->material;
+	double oldDensity = world->materials[old].def.density;
+	double newDensity = world->materials[material].def.density;
+	shape->material = material;
+	// another density gives the body other mass properties, checked as cnCreateShape checks them
+	// (a mass override keeps the mass and takes the new distribution); the same density leaves
+	// them exactly as they were
+	if ( newDensity != oldDensity && shape->geom.type != cnShape_plane )
+	{
+		cnBodyMass mass;
+		if ( cnComputeBodyMass( world, body, NULL, -1, &mass ) == false )
+		{
+			shape->material = old;
+			cnPrefixError( "with material %d on this shape ", material );
+			return false;
+		}
+		cnApplyBodyMass( body, &mass );
+	}
+	cnRemixContacts( world, id.index );
+	if ( body->type != cnBody_static )
+	{
+		cnWakeBody( world, body );
+	}
 	return true;
 }
 
@@ -157,7 +202,7 @@ bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, do
 		{
 			p->friction = friction;
 			p->restitution = restitution;
-			cnRemixContacts( world );
+			cnRemixContacts( world, -1 );
 			return true;
 		}
 	}
@@ -169,7 +214,7 @@ bool cnWorld_SetMaterialPair( cnWorld* world, cnMaterialId a, cnMaterialId b, do
 	}
 	world->materialPairs = pairs;
 	pairs[world->materialPairCount++] = (cnMaterialPair){ a, b, friction, restitution };
-	cnRemixContacts( world );
+	cnRemixContacts( world, -1 );
 	return true;
 }
 

@@ -363,6 +363,9 @@ CN_API bool cnShape_IsValid( const cnWorld* world, cnShapeId id );
 /// The definition the shape was created with (polygon vertices point into the world's copy).
 CN_API cnShapeDef cnShape_GetDef( const cnWorld* world, cnShapeId id );
 
+/// Gives one shape another material (touching contacts remix, another density updates the body's mass; wakes it).
+CN_API bool cnShape_SetMaterial( cnWorld* world, cnShapeId id, cnMaterialId material );
+
 /// The body the shape belongs to.
 CN_API cnBodyId cnShape_GetBody( const cnWorld* world, cnShapeId id );
 
