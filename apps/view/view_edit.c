@@ -393,6 +393,122 @@ static bool cliViewEdit_Add( const cnScene* scene, cnWorld* world, const cJSON* 
 	return true;
 }
 
+// The shapes of a body, allocated (*count of them); NULL when it has none or without memory.
+static cnShapeId* cliViewEdit_Shapes( const cnWorld* world, cnBodyId body, int* count )
+{
+	int n = cnBody_GetShapeCount( world, body );
+	cnShapeId* shapes = n > 0 ? malloc( sizeof( cnShapeId ) * (size_t)n ) : NULL;
+	*count = shapes != NULL ? cnBody_GetShapes( world, body, shapes, n ) : 0;
+	return shapes;
+}
+
+// Whether a shape of a body other than `body` uses material m (*shared); false without memory.
+static bool cliViewEdit_MaterialShared( const cnWorld* world, cnBodyId body, cnMaterialId m, bool* shared )
+{
+	*shared = false;
+	int bodies = cnWorld_GetBodyCount( world );
+	for ( int i = 0; i < bodies && *shared == false; ++i )
+	{
+		cnBodyId other = cnWorld_GetBody( world, i );
+		int n = 0;
+		cnShapeId* shapes = other.index != body.index ? cliViewEdit_Shapes( world, other, &n ) : NULL;
+		if ( shapes == NULL && other.index != body.index && cnBody_GetShapeCount( world, other ) > 0 )
+		{
+			return false;
+		}
+		for ( int k = 0; k < n && *shared == false; ++k )
+		{
+			*shared = cnShape_GetDef( world, shapes[k] ).material == m;
+		}
+		free( shapes );
+	}
+	return true;
+}
+
+// {"op": "material", "own": true}: only this body changes. Each material of its shapes that a shape
+// of another body uses too is copied, with the new friction and restitution, under a name of its
+// own ("floor (box)", else "floor (box) 2", ...) and given to the body's shapes of it
+// (cnShape_SetMaterial: their touching contacts take the new values); a material only this body
+// uses (the copy an earlier edit made) is changed in place. The density is the old one, so the mass
+// is unchanged.
+static bool cliViewEdit_OwnMaterial( cnWorld* world, cnBodyId body, const cJSON* f, const cJSON* r, char* message,
+									 size_t size, int index )
+{
+	int count = 0;
+	cnShapeId* shapes = cliViewEdit_Shapes( world, body, &count );
+	cnMaterialId* from = malloc( sizeof( cnMaterialId ) * (size_t)( count > 0 ? count : 1 ) );
+	cnMaterialId* to = malloc( sizeof( cnMaterialId ) * (size_t)( count > 0 ? count : 1 ) );
+	int pairs = 0;
+	bool ok = shapes != NULL && from != NULL && to != NULL;
+	bool library = true;
+	const char* bodyName = cnBody_GetName( world, body );
+	for ( int i = 0; ok && i < count; ++i )
+	{
+		cnMaterialId m = cnShape_GetDef( world, shapes[i] ).material;
+		int k = 0;
+		while ( k < pairs && from[k] != m )
+		{
+			++k;
+		}
+		if ( k == pairs )
+		{
+			bool shared = false;
+			ok = cliViewEdit_MaterialShared( world, body, m, &shared );
+			library = ok;
+			cnMaterialDef def = cnMaterial_GetDef( world, m );
+			def.friction = f != NULL ? f->valuedouble : def.friction;
+			def.restitution = r != NULL ? r->valuedouble : def.restitution;
+			cnMaterialId target = m;
+			if ( ok && shared )
+			{
+				char base[160], name[200];
+				if ( def.name != NULL && def.name[0] != 0 )
+				{
+					snprintf( base, sizeof( base ), "%s (%s)", def.name,
+							  bodyName != NULL && bodyName[0] != 0 ? bodyName : "body" );
+				}
+				else
+				{
+					snprintf( base, sizeof( base ), "%s (%s)", m == 0 ? "default" : "material",
+							  bodyName != NULL && bodyName[0] != 0 ? bodyName : "body" );
+				}
+				snprintf( name, sizeof( name ), "%s", base );
+				for ( int n = 2; cnWorld_FindMaterial( world, name ) >= 0; ++n )
+				{
+					snprintf( name, sizeof( name ), "%s %d", base, n );
+				}
+				def.name = name;
+				target = cnCreateMaterial( world, &def );
+				ok = target >= 0;
+			}
+			else if ( ok )
+			{
+				ok = cnMaterial_SetDef( world, m, &def );
+			}
+			from[pairs] = m;
+			to[pairs] = target;
+			++pairs;
+		}
+		if ( ok && to[k] != m )
+		{
+			ok = cnShape_SetMaterial( world, shapes[i], to[k] );
+		}
+	}
+	if ( shapes == NULL || from == NULL || to == NULL )
+	{
+		library = false;
+	}
+	free( shapes );
+	free( from );
+	free( to );
+	if ( ok == false )
+	{
+		return library ? cliViewEdit_Library( message, size, index, "material" )
+					   : cliViewEdit_Fail( message, size, index, "out of memory" );
+	}
+	return true;
+}
+
 // Applies one edit to the world at the cut; *added is the body an "add" made (else the null id).
 static bool cliViewEdit_Apply( const cnScene* scene, cnWorld* world, const cJSON* edit, int index, char* message,
 							   size_t size, cnBodyId* added )
@@ -473,21 +589,31 @@ static bool cliViewEdit_Apply( const cnScene* scene, cnWorld* world, const cJSON
 	}
 	if ( strcmp( op, "material" ) == 0 )
 	{
-		// the material of the body's first shape, changed for every shape that uses it
-		cnShapeId shape;
-		if ( cnBody_GetShapes( world, body, &shape, 1 ) < 1 )
-		{
-			return cliViewEdit_Fail( message, size, index, "the body has no shapes" );
-		}
-		cnMaterialId id = cnShape_GetDef( world, shape ).material;
-		cnMaterialDef def = cnMaterial_GetDef( world, id );
 		const cJSON* f = cJSON_GetObjectItemCaseSensitive( edit, "friction" );
 		const cJSON* r = cJSON_GetObjectItemCaseSensitive( edit, "restitution" );
+		const cJSON* own = cJSON_GetObjectItemCaseSensitive( edit, "own" );
 		if ( ( f != NULL && cJSON_IsNumber( f ) == false ) || ( r != NULL && cJSON_IsNumber( r ) == false ) ||
 			 ( f == NULL && r == NULL ) )
 		{
 			return cliViewEdit_Fail( message, size, index, "\"friction\" and/or \"restitution\": expected numbers" );
 		}
+		if ( own != NULL && cJSON_IsBool( own ) == false )
+		{
+			return cliViewEdit_Fail( message, size, index, "\"own\": expected true or false" );
+		}
+		if ( cnBody_GetShapeCount( world, body ) < 1 )
+		{
+			return cliViewEdit_Fail( message, size, index, "the body has no shapes" );
+		}
+		if ( cJSON_IsTrue( own ) )
+		{
+			return cliViewEdit_OwnMaterial( world, body, f, r, message, size, index );
+		}
+		// the material of the body's first shape, changed for every shape that uses it
+		cnShapeId shape;
+		cnBody_GetShapes( world, body, &shape, 1 );
+		cnMaterialId id = cnShape_GetDef( world, shape ).material;
+		cnMaterialDef def = cnMaterial_GetDef( world, id );
 		def.friction = f != NULL ? f->valuedouble : def.friction;
 		def.restitution = r != NULL ? r->valuedouble : def.restitution;
 		return cnMaterial_SetDef( world, id, &def ) || cliViewEdit_Library( message, size, index, op );

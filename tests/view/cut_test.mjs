@@ -332,6 +332,92 @@ async function testAddDelete() {
 	check((await stopViewer(viewer)) === 0, 'stopped with 0');
 }
 
+// a cut that gives one body a material of its own ({"op": "material", "own": true}): two boxes and
+// the ground share "floor" (friction 0.5); box a, sliding at 3 m/s, gets a copy with friction 0 and
+// keeps its speed, while box b, sliding too, decelerates by 0.5 g; the saved scene holds the copy
+// on a only, and `cairn run --csv` on it gives the frames after the cut; a second own edit of a
+// changes its copy in place (no third material), and a bad value is refused naming the key
+async function testOwnMaterial() {
+	const path = join(work, 'own.json');
+	const g = 10;
+	writeFileSync(
+		path,
+		JSON.stringify({
+			cairn: 1,
+			name: 'own',
+			gravity: [0, 0, -g],
+			duration: 1,
+			fps: 30,
+			timestep: 0.005,
+			materials: { floor: { density: 1000, friction: 0.5, restitution: 0 } },
+			bodies: [
+				{ name: 'ground', type: 'static', material: 'floor', position: [0, 0, -0.5], shapes: [{ type: 'box', half_extents: [20, 20, 0.5] }] },
+				{ name: 'a', material: 'floor', position: [0, 0, 0.25], velocity: [3, 0, 0], shapes: [{ type: 'box', half_extents: [0.25, 0.25, 0.25] }] },
+				{ name: 'b', material: 'floor', position: [0, 2, 0.25], velocity: [3, 0, 0], shapes: [{ type: 'box', half_extents: [0.25, 0.25, 0.25] }] },
+			],
+		}),
+	);
+	const viewer = await startViewer([path]);
+	const total = await waitComplete(viewer);
+	const N = 6;
+	const bad = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'material', body: 'a', friction: -1, own: true }] });
+	check(bad.status === 400 && /friction/.test(bad.json.error), `an own material with friction -1: 400 naming friction (${JSON.stringify(bad.json)})`);
+	const badOwn = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'material', body: 'a', friction: 0, own: 'yes' }] });
+	check(badOwn.status === 400 && /own/.test(badOwn.json.error), `"own": "yes": 400 naming own (${JSON.stringify(badOwn.json)})`);
+	// restitution 0.25 first, then friction 0 by a second edit of the same cut: the copy changed in place
+	const cut = await post(viewer, '/api/cut', {
+		frame: N,
+		edits: [{ op: 'material', body: 'a', restitution: 0.25, own: true }, { op: 'material', body: 'a', friction: 0, own: true }],
+	});
+	check(cut.status === 200 && cut.json.cutFrame === N, `cut at ${N} with own materials (${cut.status} ${JSON.stringify(cut.json)})`);
+	const after = await waitComplete(viewer);
+	check(after === total, `the run goes on to the scene's end (${after})`);
+	const edited = await frames(viewer, 0, after);
+	// per frame (1/30 s) along x: a keeps its speed (3 - 0.5 g t at the cut), b loses 0.5 g / 30 of it
+	// each frame until it stops (at t = 0.6 s: frame 18)
+	const x = (f, body) => edited[f][1 + 7 * body];
+	const dt = 1 / 30;
+	const speed = (f, body) => (x(f + 1, body) - x(f, body)) / dt;
+	let aKeeps = true;
+	let bSlows = true;
+	for (let f = N + 2; f + 1 < after && f <= 14; ++f) {
+		aKeeps = aKeeps && Math.abs(speed(f, 1) - speed(N + 1, 1)) < 1e-6;
+		bSlows = bSlows && Math.abs(speed(f, 2) - speed(f - 1, 2) + 0.5 * g * dt) < 1e-6;
+	}
+	check(aKeeps && Math.abs(speed(N + 1, 1) - (3 - 0.5 * g * N * dt)) < 0.02,
+		`box a slides on at the speed it had at the cut (${speed(N + 1, 1)} m/s, then ${speed(after - 2, 1)})`);
+	check(bSlows, 'box b, still of "floor", decelerates by 0.5 g');
+
+	const savedPath = join(work, 'own_saved.json');
+	writeFileSync(savedPath, Buffer.from(await (await fetch(viewer.url + '/api/save/scene')).arrayBuffer()));
+	const saved = JSON.parse(readFileSync(savedPath, 'utf8'));
+	const materialOf = (name) => saved.bodies.find((b) => b.name === name).shapes[0].material;
+	const own = saved.materials[materialOf('a')];
+	check(materialOf('a') === 'floor (a)' && own && own.friction === 0 && own.restitution === 0.25 && own.density === 1000,
+		`the saved scene: a has a copy of floor, friction 0, restitution 0.25 (${materialOf('a')}: ${JSON.stringify(own)})`);
+	check(materialOf('b') === 'floor' && materialOf('ground') === 'floor' && saved.materials.floor.friction === 0.5 &&
+		saved.materials.floor.restitution === 0,
+		`b and the ground keep floor as it was (${JSON.stringify(saved.materials.floor)})`);
+	check(Object.keys(saved.materials).sort().join() === 'default,floor,floor (a)', `one copy only (${Object.keys(saved.materials)})`);
+	const csvPath = join(work, 'own_saved.csv');
+	check(run(['run', savedPath, '--csv', csvPath, '--quiet']).status === 0, 'cairn run on the saved scene');
+	// the boxes rest on the ground: a scene carries no warm starts, so to the solver's tolerance
+	const t0 = edited[N][0];
+	for (const [name, body] of [['a', 1], ['b', 2]]) {
+		const rows = readCsv(csvPath, name);
+		let same = rows.length === after - N;
+		let worst = 0;
+		for (let k = 0; k < rows.length && same; ++k) {
+			const frame = edited[N + k];
+			const pose = frame.slice(1 + 7 * body, 8 + 7 * body);
+			same = near(frame[0] - t0, rows[k][0]);
+			for (let i = 0; i < 7; ++i) worst = Math.max(worst, Math.abs(pose[i] - rows[k][i + 1]));
+		}
+		check(same && worst < 1e-5, `${name}: the frames after the cut equal cairn run on the saved scene (to ${worst})`);
+	}
+	check((await stopViewer(viewer)) === 0, 'stopped with 0');
+}
+
 async function testRecording() {
 	const recording = join(work, 'flight.cnrec');
 	run(['run', scenePath, '--duration', '0.5', '--record', recording, '--quiet']);
@@ -346,6 +432,7 @@ async function testRecording() {
 try {
 	await testSyncAndCut();
 	await testAddDelete();
+	await testOwnMaterial();
 	await testRecording();
 } catch (error) {
 	failed += 1;

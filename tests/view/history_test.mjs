@@ -211,6 +211,83 @@ async function testAddDelete(browser) {
 	check((await stopViewer(viewer)) === 0, 'the server stops with 0');
 }
 
+// The rotation and "this body only" of the cut panel, on fall.json: at frame 20 the ball (in flight,
+// not spinning) is turned by roll 30, pitch -20, yaw 75 degrees typed into the panel; the ball is
+// drawn from the cut on with the quaternion R = Rz(yaw) Ry(pitch) Rx(roll) gives (computed here from
+// the half angles); rotation fields left as filled in send no rotation. Then the box's friction set
+// to 0 with "this body only": the saved scene gives the box a copy of "floor", the ball and the
+// ground keep "floor" with friction 0.6.
+const mul = (a, b) => [
+	a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+	a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+	a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+	a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+];
+function eulerQuaternion(roll, pitch, yaw) {
+	const h = (d) => (d * Math.PI) / 360;
+	const qx = [Math.cos(h(roll)), Math.sin(h(roll)), 0, 0];
+	const qy = [Math.cos(h(pitch)), 0, Math.sin(h(pitch)), 0];
+	const qz = [Math.cos(h(yaw)), 0, 0, Math.sin(h(yaw))];
+	return mul(qz, mul(qy, qx));
+}
+// q and -q are the same rotation
+const sameRotation = (a, b, tol) => [1, -1].some((s) => a.every((v, i) => Math.abs(v - s * b[i]) <= tol));
+
+async function testPanelPose(browser) {
+	const viewer = await startViewer(cairn, [fall]);
+	const { url } = viewer;
+	const { page, problems } = await openPage(browser, url);
+	const N = 20;
+	await page.evaluate((n) => window.cairnViewer.seek(n), N);
+	await page.evaluate(() => window.cairnViewer.pick('ball'));
+	await page.click('#cut-open');
+	const filled = await page.evaluate(() => ['roll', 'pitch', 'yaw'].map((c) => document.getElementById(`cut-${c}`).value));
+	check(filled.every((v) => Number(v) === 0), `the rotation fields show the ball's drawn rotation (${filled})`);
+	const position = await drawnAt(page, 'ball');
+	await page.fill('#cut-roll', '30');
+	await page.fill('#cut-pitch', '-20');
+	await page.fill('#cut-yaw', '75');
+	await page.click('#cut-move');
+	await page.waitForFunction(() => {
+		const v = window.cairnViewer;
+		return v.cuts().cuts === 1 && v.complete && v.loadedFrames === v.frameCount;
+	}, null, { timeout: 20000 });
+	const expected = eulerQuaternion(30, -20, 75);
+	for (const f of [N, N + 5]) {
+		await page.evaluate((n) => window.cairnViewer.seek(n), f);
+		const q = await page.evaluate(() => window.cairnViewer.bodyOrientation('ball'));
+		check(sameRotation(q, expected, 1e-12), `frame ${f}: the ball drawn turned by Rz(75) Ry(-20) Rx(30) (${q} vs ${expected})`);
+	}
+	await page.evaluate((n) => window.cairnViewer.seek(n), N);
+	const moved = await drawnAt(page, 'ball');
+	check(moved.every((v, k) => Math.abs(v - position[k]) < 1e-5), `the ball stays where it was (${moved} vs ${position})`);
+	const before = await page.evaluate(() => window.cairnViewer.bodyOrientation('box'));
+	// (resting on the floor, it leans by 1e-6 rad or so)
+	check(sameRotation(before, [1, 0, 0, 0], 1e-5), `the box is not turned (${before})`);
+
+	// the box alone gets friction 0; its rotation fields, left as filled in, turn nothing
+	await page.evaluate(() => window.cairnViewer.pick('box'));
+	await page.fill('#cut-friction', '0');
+	await page.check('#cut-own');
+	await page.click('#cut-material');
+	await page.waitForFunction(() => window.cairnViewer.cuts().cuts === 2, null, { timeout: 20000 });
+	const saved = (await getJson(url, '/api/save/scene')).json;
+	const materialOf = (name) => saved.bodies.find((b) => b.name === name).shapes[0].material;
+	check(materialOf('box') === 'floor (box)' && saved.materials['floor (box)'].friction === 0,
+		`"this body only": the box has a copy of floor with friction 0 (${materialOf('box')})`);
+	check(materialOf('ball') === 'floor' && materialOf('ground') === 'floor' && saved.materials.floor.friction === 0.6,
+		`the ball and the ground keep floor, friction 0.6 (${JSON.stringify(saved.materials.floor)})`);
+	await page.click('#cut-move');
+	await page.waitForFunction(() => window.cairnViewer.cuts().cuts === 3 && window.cairnViewer.complete, null, { timeout: 20000 });
+	await page.evaluate((n) => window.cairnViewer.seek(n), N);
+	const after = await page.evaluate(() => window.cairnViewer.bodyOrientation('box'));
+	// (a rotation sent from the fields, rounded to 1e-4 degrees, would turn it by about 1e-6)
+	check(sameRotation(after, before, 1e-12), `"set pose" with the rotation as filled in leaves the box's rotation (${after} vs ${before})`);
+	check(problems.length === 0, `no page errors (${problems.join('; ')})`);
+	await page.close();
+	check((await stopViewer(viewer)) === 0, 'the server stops with 0');
+}
+
 async function testRecording(browser) {
 	const recording = join(work, 'fall.cnrec');
 	run(cairn, ['run', fall, '--record', recording, '--quiet']);
@@ -238,6 +315,7 @@ async function testRecording(browser) {
 const browser = await launchBrowser(src);
 try {
 	await testScene(browser);
+	await testPanelPose(browser);
 	await testAddDelete(browser);
 	await testRecording(browser);
 } catch (error) {

@@ -1,10 +1,12 @@
 // "Cut here" (AERO's cut, Keller et al. 1993, section 2.3): at the frame shown, change the picked
-// body (its position, its velocity, an impulse, its material's friction and restitution), delete it,
+// body (its position and rotation, its velocity, an impulse, its material's friction and restitution,
+// for every body of that material or for this body only), delete it,
 // or add a body (a sphere or box at a position, or any body as JSON), and let
 // the server simulate on from there (POST /api/cut, docs/viewer.md). The server's message is shown
 // when it refuses an edit; after a cut the frames from the cut on are loaded again. Two links
 // download the edited history as a recording and the world at the last cut as a JSON scene.
 // A recording has nothing to simulate again: the panel is disabled and the downloads hidden.
+import { Euler, Quaternion } from 'three';
 import { postJson } from './history.js';
 
 const CSS = `
@@ -20,23 +22,41 @@ const CSS = `
 #cut-panel input { width: 44px; background: #2a3139; color: #e8e8e8; border: 1px solid #3d4650; border-radius: 3px; }
 #cut-panel button { background: #2a3139; color: #e8e8e8; border: 1px solid #3d4650; border-radius: 4px; cursor: pointer; }
 #cut-panel a { color: #9cc7f0; margin-right: 10px; }
+#cut-panel label { display: flex; align-items: center; gap: 2px; }
+#cut-panel input[type=checkbox] { width: auto; }
 #cut-message { margin-top: 4px; min-height: 1em; color: #b8c4cf; }
 #cut-message.error { color: #ff9a8a; }
 `;
 
 const number = (input) => (input.value.trim() === '' ? null : Number(input.value));
 
+/** The unit quaternion [w, x, y, z] of [roll, pitch, yaw] in degrees: R = Rz(yaw) Ry(pitch) Rx(roll), as the scene format's euler_deg. */
+export function eulerQuaternion(degrees) {
+	const r = degrees.map((d) => (d * Math.PI) / 180);
+	// three.js's order 'ZYX' is this product (docs/scene-format.md, "Euler angles")
+	const q = new Quaternion().setFromEuler(new Euler(r[0], r[1], r[2], 'ZYX'));
+	return [q.w, q.x, q.y, q.z];
+}
+
+/** [roll, pitch, yaw] in degrees of a quaternion [w, x, y, z] (the inverse of eulerQuaternion). */
+export function quaternionEuler(wxyz) {
+	const e = new Euler().setFromQuaternion(new Quaternion(wxyz[1], wxyz[2], wxyz[3], wxyz[0]), 'ZYX');
+	return [e.x, e.y, e.z].map((r) => (r * 180) / Math.PI);
+}
+
 /** The cut panel and the downloads. */
 export class EditPanel {
 	/**
 	 * scene: /api/scene; picked(): the picked body's index or -1; frame(): the frame shown;
-	 * pose(i): body i's drawn position [x, y, z]; afterCut(frame, answer): reloads from the cut.
+	 * pose(i): body i's drawn position [x, y, z]; afterCut(frame, answer): reloads from the cut;
+	 * orientation(i): body i's drawn orientation [w, x, y, z].
 	 */
-	constructor(scene, picked, frame, pose, afterCut) {
+	constructor(scene, picked, frame, pose, afterCut, orientation = null) {
 		this.scene = scene;
 		this.picked = picked;
 		this.frame = frame;
 		this.pose = pose;
+		this.orientation = orientation;
 		this.afterCut = afterCut;
 		this.simulated = scene.source === 'scene';
 		this.busy = false;
@@ -88,7 +108,12 @@ export class EditPanel {
 		};
 		this.position = inputs('cut-p', ['x', 'y', 'z']);
 		row('position', this.position);
-		row('', [action('cut-move', 'set position', 'move the body there at this frame', () => this.submit('move'))]);
+		// roll about x, pitch about y, yaw about z (degrees, R = Rz(yaw) Ry(pitch) Rx(roll)); filled
+		// in with the drawn rotation, sent only when changed
+		this.rotation = inputs('cut-', ['roll', 'pitch', 'yaw']);
+		for (const input of this.rotation) input.title = `${input.title} (degrees): R = Rz(yaw) Ry(pitch) Rx(roll)`;
+		row('rotation', this.rotation);
+		row('', [action('cut-move', 'set pose', 'move the body to this position and, when the rotation was changed, turn it so (degrees) at this frame', () => this.submit('move'))]);
 		this.linear = inputs('cut-v', ['x', 'y', 'z']);
 		row('velocity', this.linear);
 		this.angular = inputs('cut-w', ['x', 'y', 'z']);
@@ -102,7 +127,13 @@ export class EditPanel {
 		this.friction.style.width = '60px';
 		this.restitution.style.width = '60px';
 		row('material', [this.friction, this.restitution]);
-		row('', [action('cut-material', 'set material', 'the friction and restitution of the body\'s material (every body of it changes)', () => this.submit('material'))]);
+		this.own = document.createElement('input');
+		this.own.type = 'checkbox';
+		this.own.id = 'cut-own';
+		const ownLabel = document.createElement('label');
+		ownLabel.title = 'checked: only this body changes (its shapes get a copy of their material); unchecked: every body of its material changes';
+		ownLabel.append(this.own, 'this body only');
+		row('', [action('cut-material', 'set material', 'the friction and restitution of the body\'s material (every body of it changes, or with "this body only" a copy for this body)', () => this.submit('material')), ownLabel]);
 		// adding a body (a sphere or box at a position, or any body as the scene format's JSON) and
 		// deleting the picked one
 		this.addShape = document.createElement('select');
@@ -217,13 +248,19 @@ export class EditPanel {
 		}
 		// where the body is drawn at the frame shown, unless the position is being typed
 		const key = `${i}@${frame}`;
-		const typing = this.position.includes(document.activeElement);
+		const typing = this.position.includes(document.activeElement) || this.rotation.includes(document.activeElement);
 		if (key !== this.filledFor && !typing) {
 			this.filledFor = key;
 			const p = i >= 0 ? this.pose(i) : null;
 			this.position.forEach((input, k) => {
 				input.value = p ? String(Number(p[k].toPrecision(6))) : '';
 			});
+			const q = i >= 0 && this.orientation ? this.orientation(i) : null;
+			const degrees = q ? quaternionEuler(q) : null;
+			this.rotation.forEach((input, k) => {
+				input.value = degrees ? String(Number(degrees[k].toFixed(4))) : '';
+			});
+			this.filledRotation = this.rotation.map((input) => input.value);
 		}
 	}
 
@@ -263,7 +300,17 @@ export class EditPanel {
 			return v;
 		};
 		if (op === 'delete') return { op, body };
-		if (op === 'move') return { op, body, position: vector(this.position, 'position', true) };
+		if (op === 'move') {
+			const edit = { op, body, position: vector(this.position, 'position', true) };
+			// the rotation only when it was changed (the drawn one, turned back, would round)
+			const changed = this.rotation.some((input, k) => input.value.trim() !== (this.filledRotation || [])[k]);
+			const degrees = changed ? this.rotation.map(number) : null;
+			if (degrees && !degrees.every((x) => x === null)) {
+				if (degrees.some((x) => x === null || !Number.isFinite(x))) throw new Error('rotation: roll, pitch and yaw must be numbers (degrees)');
+				edit.orientation = eulerQuaternion(degrees);
+			}
+			return edit;
+		}
 		if (op === 'velocity') {
 			const edit = { op, body };
 			const linear = vector(this.linear, 'velocity', false);
@@ -280,6 +327,7 @@ export class EditPanel {
 		if (friction === null && restitution === null) throw new Error('give a friction, a restitution or both');
 		if (friction !== null) edit.friction = friction;
 		if (restitution !== null) edit.restitution = restitution;
+		if (this.own.checked) edit.own = true;
 		return edit;
 	}
 

@@ -325,7 +325,10 @@ async function start() {
 		edit = new EditPanel(scene, () => picked, () => Math.max(0, shown), (i) => {
 			const p = bodies[i].position;
 			return [p.x, p.y, p.z];
-		}, afterCut);
+		}, afterCut, (i) => {
+			const o = bodies[i].quaternion;
+			return [o.w, o.x, o.y, o.z];
+		});
 		// with --compare: a recording to save per run, and the scene (the first run's world at the cut)
 		if (compare) edit.setRuns(runs.map((run, r) => ({ method: run.method, color: RUN_COLORS[r % RUN_COLORS.length] })));
 	}
