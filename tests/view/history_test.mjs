@@ -13,7 +13,9 @@
 // - the download links give the edited recording and the scene (200, their content types);
 // - a sphere added from the panel at frame 20 (the page loads again there) and the box deleted at
 //   the same frame: the box is drawn before the cut and not after, the sphere only from the cut on,
-//   also when scrubbing back;
+//   also when scrubbing back; the picked ball and the camera mounted on it are kept across the
+//   reload, and a later cut at frame 6 that drops the add reloads without the picked sphere, the
+//   free camera kept;
 // On a recording of the same scene: the cut panel is disabled and the downloads hidden; sync
 // points still work.
 import { join } from 'node:path';
@@ -161,6 +163,13 @@ async function testAddDelete(browser) {
 	const { page, problems } = await openPage(browser, url);
 	const N = 20;
 	await page.evaluate((n) => window.cairnViewer.seek(n), N);
+	// the page's state to keep across the reload: the ball picked, the camera placed and mounted on it
+	await page.evaluate(() => {
+		window.cairnViewer.setCamera([1, -6, 3], [0, 0, 1]);
+		window.cairnViewer.ride('ball');
+		window.cairnViewer.pick('ball');
+	});
+	const camera = await page.evaluate(() => window.cairnViewer.camera());
 	await page.click('#cut-open');
 	await page.selectOption('#cut-add-shape', 'sphere');
 	await page.fill('#cut-add-name', 'drop');
@@ -178,6 +187,15 @@ async function testAddDelete(browser) {
 		null, { timeout: 60000 });
 	const addedAt = await drawnAt(page, 'drop');
 	check(same(addedAt, [0, 0, 2]), `the sphere is drawn where it was added at frame ${N} (${addedAt})`);
+	// the state kept across the reload (the ball's centre at frame N is where it was, so the mounted
+	// camera is too; OrbitControls' spherical round trip may move it in the last bits)
+	const kept = await page.evaluate(() => ({ camera: window.cairnViewer.camera(), picked: window.cairnViewer.picked(),
+		info: window.cairnViewer.info(), open: document.querySelector('#cut-panel').open }));
+	const close = (a, b) => a.every((v, k) => Math.abs(v - b[k]) < 1e-9);
+	check(kept.picked === 'ball' && kept.info && kept.info.name === 'ball', `after the reload the ball is still picked (${kept.picked})`);
+	check(kept.camera.riding === 'ball' && close(kept.camera.position, camera.position) && close(kept.camera.target, camera.target),
+		`after the reload the camera is where it was, mounted on the ball (${JSON.stringify(kept.camera)} vs ${JSON.stringify(camera)})`);
+	check(kept.open, 'the cut panel is still open after the reload');
 	// delete the box at the same frame: a second cut, no reload
 	await page.evaluate(() => window.cairnViewer.pick('box'));
 	await page.click('#cut-open').catch(() => {});
@@ -206,6 +224,24 @@ async function testAddDelete(browser) {
 		'the server\'s frames: the box absent from the cut on, the sphere before it');
 	await page.evaluate((f) => window.cairnViewer.seek(f), N + 10);
 	await page.screenshot({ path: join(work, 'add-delete.png') });
+	// the added sphere picked, a free camera; a cut at frame 6 drops the add: the page loads again
+	// without the sphere, nothing picked, the camera where it was
+	await page.evaluate(() => {
+		window.cairnViewer.ride(null);
+		window.cairnViewer.setCamera([2, -5, 4], [0.5, 0, 0.5]);
+		window.cairnViewer.pick('drop');
+	});
+	const free = await page.evaluate(() => window.cairnViewer.camera());
+	const dropped = await page.evaluate(() => window.cairnViewer.cut(6, [{ op: 'velocity', body: 'ball', linear: [0, 0, 1] }]));
+	check(!dropped.error, `a cut at frame 6 (${JSON.stringify(dropped)})`);
+	await page.waitForFunction(() => {
+		const v = window.cairnViewer;
+		return v && v.ready && v.bodyNames && !v.bodyNames().includes('drop') && v.frame === 6;
+	}, null, { timeout: 30000 });
+	const afterDrop = await page.evaluate(() => ({ camera: window.cairnViewer.camera(), picked: window.cairnViewer.picked() }));
+	check(afterDrop.picked === null && afterDrop.camera.riding === null && close(afterDrop.camera.position, free.position) &&
+		close(afterDrop.camera.target, free.target),
+		`the sphere gone: nothing picked, the free camera where it was (${JSON.stringify(afterDrop)} vs ${JSON.stringify(free)})`);
 	check(problems.length === 0, `no page errors (${problems.join('; ')})`);
 	await page.close();
 	check((await stopViewer(viewer)) === 0, 'the server stops with 0');

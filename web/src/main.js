@@ -16,6 +16,8 @@ import { makeBodies, shapeReach } from './shapes.js';
 import { Stage } from './stage.js';
 
 const $ = (id) => document.getElementById(id);
+// sessionStorage key of the state kept across the reload after a cut that changes the bodies
+const RELOAD_STATE = 'cairn-view-reload-state';
 
 // Where the bodies are at frame 0 (planes left out): what the camera and shadows are fitted to.
 function sceneBounds(scene, first) {
@@ -297,6 +299,22 @@ async function start() {
 		// a cut that added bodies (or dropped the cut that had) changes the bodies the frames hold:
 		// the page loads again, at the cut frame (a deleted body is only absent from the frames)
 		if (answer.bodySet !== undefined && answer.bodySet !== scene.bodySet) {
+			// the page's state comes back after the reload: the picked and the mounted body (by name),
+			// the camera, and the cut panel left open
+			const name = (i) => (i >= 0 && i < scene.bodies.length ? scene.bodies[i].name : null);
+			const c = stage.camera.position;
+			const t = stage.controls.target;
+			try {
+				sessionStorage.setItem(RELOAD_STATE, JSON.stringify({
+					picked: name(picked),
+					riding: name(overlays.riding),
+					camera: [c.x, c.y, c.z],
+					target: [t.x, t.y, t.z],
+					panelOpen: edit ? edit.panel.open : false,
+				}));
+			} catch {
+				// (no session storage: the page comes back at the cut frame only)
+			}
 			location.hash = `frame=${frame}`;
 			location.reload();
 			return;
@@ -431,6 +449,37 @@ async function start() {
 		}
 	});
 
+	// the state a cut that changed the bodies kept for the reload (afterCut): the picked body and the
+	// mounted camera's body, by name, where they still exist; the camera; the cut panel open
+	function restoreState() {
+		let state = null;
+		try {
+			state = JSON.parse(sessionStorage.getItem(RELOAD_STATE) || 'null');
+			sessionStorage.removeItem(RELOAD_STATE);
+		} catch {
+			state = null;
+		}
+		if (!state || typeof state !== 'object') return;
+		const finite = (v) => Array.isArray(v) && v.length === 3 && v.every(Number.isFinite);
+		if (finite(state.camera) && finite(state.target)) {
+			stage.camera.position.set(...state.camera);
+			stage.controls.target.set(...state.target);
+			stage.controls.update();
+		}
+		if (typeof state.riding === 'string' && byName.has(state.riding)) overlays.ride(byName.get(state.riding));
+		if (typeof state.picked === 'string' && byName.has(state.picked)) {
+			highlight(picked, false);
+			picked = byName.get(state.picked);
+			highlight(picked, true);
+			showInfo();
+		}
+		if (edit) {
+			if (state.panelOpen) edit.panel.open = true;
+			edit.refresh();
+		}
+		stage.invalidate();
+	}
+
 	// #frame=N (set by a cut that changed the bodies): show that frame once it is loaded
 	const startAt = /^#frame=(\d+)$/.exec(location.hash);
 	if (startAt) {
@@ -441,6 +490,7 @@ async function start() {
 			await new Promise((resolve) => setTimeout(resolve, 20));
 		}
 		player.seek(Math.min(frame, Math.max(0, store.loaded - 1)));
+		restoreState();
 	}
 
 	function loop() {
@@ -534,6 +584,22 @@ async function start() {
 		setTrails: (on) => overlays.setTrails(on),
 		setContacts: (on) => overlays.setContacts(on),
 		trail: (name) => overlays.trail(byName.has(name) ? byName.get(name) : -1),
+		/** The camera: its position, the point it orbits, the body it is mounted on (a name, or null). */
+		camera: () => {
+			const c = stage.camera.position;
+			const t = stage.controls.target;
+			const r = overlays.riding;
+			return { position: [c.x, c.y, c.z], target: [t.x, t.y, t.z], riding: r >= 0 ? scene.bodies[r].name : null };
+		},
+		/** Places the camera at position, looking at target (a free camera stays free, a mounted one keeps its body). */
+		setCamera(position, target) {
+			stage.camera.position.set(...position);
+			stage.controls.target.set(...target);
+			stage.controls.update();
+			stage.render();
+		},
+		/** The picked body's name (null: none). */
+		picked: () => (picked >= 0 ? scene.bodies[picked].name : null),
 		/** Mounts the camera on the body of that name (null: a free camera). */
 		ride: (name) => overlays.ride(name !== null && byName.has(name) ? byName.get(name) : -1),
 		overlays: () => overlays.describe(),
