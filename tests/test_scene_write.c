@@ -169,6 +169,69 @@ static void testWriteMidRun( void )
 	}
 }
 
+// A force's window is simulated time, and a written scene's t = 0 is the world's time: written at
+// t = 0.25 s, a force of 2 N on a 1 kg body acting from 0.5 s to 0.75 s and a torque acting since
+// t = 0 are written with their windows from then (0.25 s to 0.5 s; since -0.25 s), so the loaded
+// world pushes the body over the same 0.25 s: 0.5 m/s, as the original does.
+static void testWriteMidRunForceWindow( void )
+{
+	double h = 1.0 / 120.0;
+	cnWorldDef wd = cnDefaultWorldDef();
+	wd.gravity = cnVec3_zero;
+	cnWorld* world = cnCreateWorld( &wd );
+	cnBodyDef bd = cnDefaultBodyDef();
+	bd.name = "pushed";
+	bd.type = cnBody_dynamic;
+	cnBodyId body = cnCreateBody( world, &bd );
+	cnShapeDef sd = cnDefaultShapeDef();
+	sd.radius = 0.1;
+	cnCreateShape( world, body, &sd );
+	CHECK( cnBody_SetMass( world, body, 1.0 ) );
+	cnForceDef fd = cnDefaultForceDef();
+	fd.body = body;
+	fd.vector = cnV3( 2, 0, 0 );
+	// (between steps, so that the step count in the window does not hang on rounding)
+	fd.t0 = 0.5 + 0.5 * h;
+	fd.t1 = 0.75 + 0.5 * h;
+	CHECK( cnForce_IsValid( world, cnCreateForce( world, &fd ) ) );
+	cnForceDef td = cnDefaultForceDef();
+	td.body = body;
+	td.isTorque = true;
+	td.vector = cnV3( 0, 0, 1e-3 );
+	CHECK( cnForce_IsValid( world, cnCreateForce( world, &td ) ) );
+	for ( int i = 0; i < 30; ++i )
+	{
+		CHECK( cnWorld_Step( world, h ) );
+	}
+	cnSceneWriteDef def = cnDefaultSceneWriteDef();
+	def.timeStep = h;
+	char* text = cnWriteSceneToString( world, &def );
+	cnScene* scene = text != NULL ? cnLoadSceneFromString( text, "<written>" ) : NULL;
+	cnFree( text );
+	CHECK( scene != NULL );
+	if ( scene != NULL )
+	{
+		CHECK( cnWorld_GetForceCount( scene->world ) == 2 );
+		cnForceDef a = cnForce_GetDef( scene->world, cnWorld_GetForce( scene->world, 0 ) );
+		cnForceDef b = cnForce_GetDef( scene->world, cnWorld_GetForce( scene->world, 1 ) );
+		CHECK_NEAR( a.t0, 0.25 + 0.5 * h, 1e-12 );
+		CHECK_NEAR( a.t1, 0.5 + 0.5 * h, 1e-12 );
+		CHECK_NEAR( b.t0, -0.25, 1e-12 );
+		CHECK( isinf( b.t1 ) );
+		cnBodyId loaded = cnWorld_FindBody( scene->world, "pushed" );
+		for ( int i = 0; i < 70; ++i )
+		{
+			CHECK( cnWorld_Step( world, h ) && cnWorld_Step( scene->world, h ) );
+		}
+		// 2 N on 1 kg for 30 steps of h: 0.5 m/s, in both
+		CHECK_NEAR( cnBody_GetLinearVelocity( world, body ).x, 0.5, 1e-12 );
+		CHECK_NEAR( cnBody_GetLinearVelocity( scene->world, loaded ).x, 0.5, 1e-12 );
+		CHECK_NEAR( cnBody_GetAngularVelocity( scene->world, loaded ).z, cnBody_GetAngularVelocity( world, body ).z, 1e-12 );
+		cnDestroyScene( scene );
+	}
+	cnDestroyWorld( world );
+}
+
 // The new getters return what the defs gave; bad ids give the documented defaults.
 static void testGetters( void )
 {
@@ -345,6 +408,7 @@ int main( void )
 	RUN_TEST( testRoundTripGeometry );
 	RUN_TEST( testRoundTripJoints );
 	RUN_TEST( testWriteMidRun );
+	RUN_TEST( testWriteMidRunForceWindow );
 	RUN_TEST( testRoundTripCameras );
 	return TEST_SUMMARY();
 }

@@ -317,9 +317,42 @@ static cnMaterialId cliViewEdit_Material( cnWorld* world, const cnWorld* from, c
 	return cnCreateMaterial( world, &def );
 }
 
+// The forces and torques the loader gave body `source` of the checked world `from`, made on body `id`
+// of the world at the cut, in their order. The checked scene's t = 0 is the cut, so their windows
+// are shifted by the world's time; a target body is the one at the same place in the world's live
+// bodies (the scene the world wrote lists them in that order; the added body is the last).
+static bool cliViewEdit_AddForces( cnWorld* world, const cnWorld* from, cnBodyId source, cnBodyId id )
+{
+	double now = cnWorld_GetTime( world );
+	int count = cnWorld_GetForceCount( from );
+	bool ok = true;
+	for ( int i = 0; ok && i < count; ++i )
+	{
+		cnForceDef def = cnForce_GetDef( from, cnWorld_GetForce( from, i ) );
+		if ( def.body.index != source.index || def.body.generation != source.generation )
+		{
+			continue;
+		}
+		def.body = id;
+		if ( cnBody_IsValid( from, def.target ) )
+		{
+			int at = 0;
+			while ( cnWorld_GetBody( from, at ).index != def.target.index )
+			{
+				++at;
+			}
+			def.target = def.target.index == source.index ? id : cnWorld_GetBody( world, at );
+		}
+		def.t0 += now;
+		def.t1 += now;
+		ok = cnForce_IsValid( world, cnCreateForce( world, &def ) );
+	}
+	return ok;
+}
+
 // {"op": "add", "body": {...}}: the body, in the scene format, is checked by the scene loader itself
 // in the scene the world at the cut writes (so its materials and the other bodies' names are known),
-// then made in the world with the shapes, materials and mass the loader gave it.
+// then made in the world with the shapes, materials, mass, forces and torques the loader gave it.
 static bool cliViewEdit_Add( const cnScene* scene, cnWorld* world, const cJSON* edit, int index, char* message,
 							 size_t size, cnBodyId* added )
 {
@@ -383,6 +416,7 @@ static bool cliViewEdit_Add( const cnScene* scene, cnWorld* world, const cJSON* 
 	{
 		ok = cnBody_SetMass( world, id, cnBody_GetMass( from, source ) );
 	}
+	ok = ok && cliViewEdit_AddForces( world, from, source, id );
 	cnDestroyScene( checked );
 	if ( ok == false )
 	{

@@ -502,10 +502,13 @@ static void cnWriteForce( cJSON* body, const cnWriter* w, const cnForceDef* f )
 	{
 		cnAddVec( o, "vector", f->vector );
 	}
-	cnAddNum( o, "start", f->t0 );
+	// the scene's t = 0 is the world's current time: the window is written from it (a force that
+	// started earlier starts at a negative time, so it acts from the first step)
+	double now = cnWorld_GetTime( w->world );
+	cnAddNum( o, "start", f->t0 - now );
 	if ( isfinite( f->t1 ) )
 	{
-		cnAddNum( o, "end", f->t1 );
+		cnAddNum( o, "end", f->t1 - now );
 	}
 }
 

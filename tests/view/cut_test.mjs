@@ -418,6 +418,100 @@ async function testOwnMaterial() {
 	check((await stopViewer(viewer)) === 0, 'stopped with 0');
 }
 
+// a cut that adds bodies with forces (carried into the world at the cut, their windows counted from
+// the cut as in the scene the cut writes): "rocket", 1 kg, pushed up by a constant world force of
+// 2 m g (so it rises at g from rest: z = z0 + g t^2 / 2 to the step's own error g h t / 2) and spun by a torque from 0.103 s to 0.203 s after the cut, and "seeker", pulled
+// towards the ball by a target force; the saved scene keeps the forces (the torque's window as given),
+// and `cairn run --csv` on it gives the frames after the cut for every moving body
+async function testAddForces() {
+	const path = join(work, 'forces.json');
+	const g = 9.81;
+	const h = 1 / 180;
+	writeFileSync(
+		path,
+		JSON.stringify({
+			cairn: 1,
+			name: 'forces',
+			duration: 1,
+			fps: 30,
+			timestep: h,
+			bodies: [
+				{ name: 'ground', type: 'static', position: [0, 0, -100], shapes: [{ type: 'box', half_extents: [5, 5, 0.5] }] },
+				{ name: 'ball', position: [0, 0, 1], velocity: [1, 0, 5], shapes: [{ type: 'sphere', radius: 0.1 }] },
+			],
+		}),
+	);
+	const viewer = await startViewer([path]);
+	const total = await waitComplete(viewer);
+	const N = 9;
+	const rocket = {
+		name: 'rocket', position: [2, 0, 3], mass: 1, shapes: [{ type: 'sphere', radius: 0.1 }],
+		forces: [{ frame: 'world', vector: [0, 0, 2 * g] }],
+		torques: [{ frame: 'world', vector: [0, 0, 0.01], start: 0.103, end: 0.203 }],
+	};
+	const seeker = {
+		name: 'seeker', position: [-2, 1, 2], mass: 0.5, shapes: [{ type: 'box', half_extents: [0.1, 0.1, 0.1] }],
+		forces: [{ frame: 'target', target: 'ball', magnitude: 3, point: [0, 0, 0.05] }],
+	};
+	const badTarget = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'add', body: { ...seeker, forces: [{ frame: 'target', target: 'nobody', magnitude: 3 }] } }] });
+	check(badTarget.status === 400 && /target/.test(badTarget.json.error), `a force towards no body: 400 (${JSON.stringify(badTarget.json)})`);
+	const cut = await post(viewer, '/api/cut', { frame: N, edits: [{ op: 'add', body: rocket }, { op: 'add', body: seeker }] });
+	check(cut.status === 200 && cut.json.bodyCount === 4, `cut at ${N} adding two bodies with forces (${cut.status} ${JSON.stringify(cut.json)})`);
+	const after = await waitComplete(viewer);
+	check(after === total, `the run goes on to the scene's end (${after})`);
+	const edited = await frames(viewer, 0, after);
+	const t0 = edited[N][0];
+	let rises = true;
+	let worst = 0;
+	for (let f = N; f < after; ++f) {
+		const t = edited[f][0] - t0;
+		const z = edited[f][1 + 7 * 2 + 2];
+		// the parabola, to the step's own error (at most g h t / 2)
+		worst = Math.max(worst, Math.abs(z - (3 + (g / 2) * t * t)) - (g / 2) * h * t);
+		rises = rises && edited[f][15] === 2 && edited[f][16] === 0;
+	}
+	check(rises && worst < 1e-9, `the rocket rises at g from rest: z = z0 + g t^2 / 2 to within g h t / 2 (${worst})`);
+	const spin = (f) => 2 * Math.atan2(edited[f][1 + 7 * 2 + 6], edited[f][1 + 7 * 2 + 3]);
+	// the torque's 0.1 s give the sphere (I = 2/5 m r^2) alpha = tau / I, then it turns at alpha 0.1 s;
+	// to about a step's angle
+	const alpha = 0.01 / (0.4 * 1 * 0.1 * 0.1);
+	const tEnd = edited[after - 1][0] - t0;
+	const turned = 0.5 * alpha * 0.1 * 0.1 + alpha * 0.1 * (tEnd - 0.203);
+	check(spin(N + 2) === 0 && Math.abs(spin(after - 1) - turned) < 0.003,
+		`the torque turns the rocket only after its start (${spin(N + 2)}, then ${spin(after - 1)} rad vs ${turned})`);
+
+	const savedPath = join(work, 'forces_saved.json');
+	writeFileSync(savedPath, Buffer.from(await (await fetch(viewer.url + '/api/save/scene')).arrayBuffer()));
+	const saved = JSON.parse(readFileSync(savedPath, 'utf8'));
+	const body = (name) => saved.bodies.find((b) => b.name === name);
+	const force = body('rocket').forces;
+	const torque = body('rocket').torques;
+	check(force && force.length === 1 && force[0].frame === 'world' && JSON.stringify(force[0].vector) === JSON.stringify([0, 0, 2 * g]) &&
+		force[0].start === 0 && force[0].end === undefined, `the saved rocket keeps its force (${JSON.stringify(force)})`);
+	check(torque && torque.length === 1 && Math.abs(torque[0].start - 0.103) < 1e-12 && Math.abs(torque[0].end - 0.203) < 1e-12 &&
+		torque[0].vector[2] === 0.01, `the saved rocket keeps its torque, its window from the cut (${JSON.stringify(torque)})`);
+	const pull = body('seeker').forces;
+	check(pull && pull.length === 1 && pull[0].frame === 'target' && pull[0].target === 'ball' && pull[0].magnitude === 3 &&
+		JSON.stringify(pull[0].point) === JSON.stringify([0, 0, 0.05]), `the saved seeker keeps its pull towards the ball (${JSON.stringify(pull)})`);
+	const csvPath = join(work, 'forces_saved.csv');
+	check(run(['run', savedPath, '--csv', csvPath, '--quiet']).status === 0, 'cairn run on the saved scene');
+	for (const [name, index] of [['ball', 1], ['rocket', 2], ['seeker', 3]]) {
+		const rows = readCsv(csvPath, name);
+		let same = rows.length === after - N;
+		for (let k = 0; k < rows.length && same; ++k) {
+			const frame = edited[N + k];
+			const pose = frame.slice(1 + 7 * index, 8 + 7 * index);
+			same = near(frame[0] - t0, rows[k][0]) && pose.every((v, i) => near(v, rows[k][i + 1]));
+			if (!same) console.log(`${name} frame ${N + k}: viewer ${[frame[0] - t0, ...pose]} csv ${rows[k]}`);
+		}
+		check(same, `${name}: the frames after the cut equal cairn run on the saved scene`);
+	}
+	// falling freely the seeker would keep x = -2, y = 1; the pull towards the ball (x >= 0.3, y = 0) moves it
+	const seekerAt = edited[after - 1].slice(1 + 7 * 3, 4 + 7 * 3);
+	check(seekerAt[0] > -1.5 && seekerAt[1] < 0.8, `the seeker is pulled towards the ball (${seekerAt})`);
+	check((await stopViewer(viewer)) === 0, 'stopped with 0');
+}
+
 async function testRecording() {
 	const recording = join(work, 'flight.cnrec');
 	run(['run', scenePath, '--duration', '0.5', '--record', recording, '--quiet']);
@@ -433,6 +527,7 @@ try {
 	await testSyncAndCut();
 	await testAddDelete();
 	await testOwnMaterial();
+	await testAddForces();
 	await testRecording();
 } catch (error) {
 	failed += 1;
