@@ -111,6 +111,7 @@ _PROTOTYPES = {
     "cnDefaultShapeDef": (T.ShapeDef, []),
     "cnCreateShape": (T.ShapeId, [c_void_p, T.BodyId, POINTER(T.ShapeDef)]),
     "cnShape_GetAABB": (T.AABB, [c_void_p, T.ShapeId]),
+    "cnShape_SetMaterial": (c_bool, [c_void_p, T.ShapeId, c_int]),
     # run loop
     "cnDefaultRunDef": (T.RunDef, []),
     "cnRun": (T.RunResult, [c_void_p, POINTER(T.RunDef)]),

@@ -73,6 +73,13 @@ class Shape:
         _lib.check_state()
         return _array3(box.lower), _array3(box.upper)
 
+    def set_material(self, material):
+        """Gives this shape another material (an id or a name; other shapes of its old material keep
+        it): its touching contacts take the new friction and restitution, another density changes
+        the body's mass (cnShape_SetMaterial)."""
+        world = self.body.world
+        _lib.check(_lib.lib().cnShape_SetMaterial(world._w(), self._id, world._material_id(material)))
+
     def __repr__(self):
         return f"<cairn.Shape {self.type} of {self.body!r}>"
 

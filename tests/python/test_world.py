@@ -119,6 +119,37 @@ class StateTest(unittest.TestCase):
                 world.add_body().add_sphere(-1.0)
 
 
+class MaterialTest(unittest.TestCase):
+    # Shape.set_material: of two boxes of one material sliding on the ground at 5 m/s with mu 0.5,
+    # the one given a copy with friction 0 keeps its speed while the other decelerates by mu g; a
+    # denser material changes the mass to density times volume; a bad material is refused.
+    def test_one_shape(self):
+        g, dt = 10.0, 1.0 / 60.0
+        with cairn.World(gravity=(0, 0, -g), sleep=False) as world:
+            world.add_material("floor", friction=0.5)
+            world.add_material("slick", friction=0.0)
+            world.add_material("heavy", density=2000.0, friction=0.5)
+            world.add_body("static").add_plane(material="floor")
+            a = world.add_body(position=(0, 0, 0.5), velocity=(5, 0, 0), name="a")
+            shape = a.add_box((0.5, 0.5, 0.5), material="floor")
+            b = world.add_body(position=(0, 3, 0.5), velocity=(5, 0, 0), name="b")
+            b.add_box((0.5, 0.5, 0.5), material="floor")
+            world.step(dt, steps=10)
+            va, vb = a.velocity[0], b.velocity[0]
+            shape.set_material("slick")
+            world.step(dt, steps=30)
+            self.assertAlmostEqual(a.velocity[0], va, delta=1e-9)
+            self.assertAlmostEqual(b.velocity[0], vb - 0.5 * g * 30 * dt, delta=1e-6)
+            self.assertAlmostEqual(a.mass, 1000.0, delta=1e-9)
+            shape.set_material("heavy")
+            self.assertAlmostEqual(a.mass, 2000.0, delta=1e-9)
+            self.assertAlmostEqual(b.mass, 1000.0, delta=1e-9)
+            with self.assertRaises(cairn.CairnError):
+                shape.set_material("nothing")
+            with self.assertRaises(cairn.CairnError):
+                shape.set_material(99)
+
+
 class ContactTest(unittest.TestCase):
     # A 2 x 1 x 0.5 box resting on a ground plane: one manifold of four points at its bottom
     # corners, normal along z, normal impulses summing to m g dt (cnWorld_GetContactData).
