@@ -97,13 +97,15 @@ static void cnPairFound( int32_t shapeIndexA, int32_t shapeIndexB, void* context
 typedef struct cnPairTask
 {
 	const cnBroadPhase* broadPhase;
+	// pairs that have their contact already: not reported again
+	const cnPairMap* known;
 	cnPairBuffer* buffers;
 } cnPairTask;
 
 static void cnQueryPairsRange( int start, int end, int workerIndex, void* context )
 {
 	cnPairTask* t = context;
-	cnBroadPhase_QueryMoved( t->broadPhase, start, end, t->buffers + workerIndex );
+	cnBroadPhase_QueryMoved( t->broadPhase, start, end, t->known, t->buffers + workerIndex );
 }
 
 // Moved proxies queried per range of the parallel pass.
@@ -127,10 +129,10 @@ void cnUpdatePairs( cnWorld* world )
 		world->pairBufferCount = workerCount;
 	}
 
-	// the moved proxies' tree queries in parallel (they only read the trees), then the pairs sorted
-	// and turned into contacts serially: the pairs are a sorted set, the same however the queries
-	// were split
-	cnPairTask task = { &world->broadPhase, world->pairBuffers };
+	// the moved proxies' tree queries in parallel (they only read the trees and the contact map, and
+	// skip pairs that have their contact), then the new pairs sorted and turned into contacts
+	// serially: the pairs are a sorted set, the same however the queries were split
+	cnPairTask task = { &world->broadPhase, &world->contactMap, world->pairBuffers };
 	cnParallelFor( world, cnBroadPhase_GetMoveCount( &world->broadPhase ), CN_QUERY_MIN_RANGE, cnQueryPairsRange, &task );
 	world->stats.pairCount =
 		cnBroadPhase_ReportPairs( &world->broadPhase, world->pairBuffers, world->pairBufferCount, cnPairFound, world );

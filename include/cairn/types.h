@@ -645,6 +645,7 @@ typedef struct cnStats
 	int bodyCount;
 	int awakeBodyCount;
 	int shapeCount;
+	/// pairs of overlapping fat boxes the broad phase found this step that had no contact yet
 	int pairCount;
 	int contactCount;
 	int touchingCount;

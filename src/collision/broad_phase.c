@@ -162,6 +162,8 @@ const cnDynamicTree* cnBroadPhase_GetTree( const cnBroadPhase* bp, cnProxyType t
 typedef struct cnPairQueryContext
 {
 	const cnBroadPhase* bp;
+	// pairs not to report (the world's contacts), or NULL
+	const cnPairMap* known;
 	cnPairBuffer* out;
 	int32_t queryKey;
 	int32_t queryShape;
@@ -188,15 +190,6 @@ static bool cnPairQueryCallback( int32_t proxyId, uint64_t userData, void* conte
 		return true;
 	}
 
-	cnPairBuffer* out = q->out;
-	void* data = out->pairs;
-	if ( cnReserve( &data, &out->capacity, out->count + 1, sizeof( uint64_t ), 64 ) == false )
-	{
-		// out of memory: stop this query, the pairs found so far are still reported
-		return false;
-	}
-	out->pairs = data;
-
 	uint32_t a = (uint32_t)q->queryShape;
 	uint32_t b = (uint32_t)userData;
 	if ( a == b )
@@ -205,6 +198,21 @@ static bool cnPairQueryCallback( int32_t proxyId, uint64_t userData, void* conte
 		return true;
 	}
 	uint64_t pair = a < b ? ( ( (uint64_t)a << 32 ) | b ) : ( ( (uint64_t)b << 32 ) | a );
+	// a pair that already has its contact would only be looked up and dropped by the serial report:
+	// in a moving pile that is most of them
+	if ( q->known != NULL && cnPairMap_Find( q->known, pair ) >= 0 )
+	{
+		return true;
+	}
+
+	cnPairBuffer* out = q->out;
+	void* data = out->pairs;
+	if ( cnReserve( &data, &out->capacity, out->count + 1, sizeof( uint64_t ), 64 ) == false )
+	{
+		// out of memory: stop this query, the pairs found so far are still reported
+		return false;
+	}
+	out->pairs = data;
 	out->pairs[out->count++] = pair;
 	return true;
 }
@@ -221,10 +229,11 @@ int cnBroadPhase_GetMoveCount( const cnBroadPhase* bp )
 	return bp->moveCount;
 }
 
-void cnBroadPhase_QueryMoved( const cnBroadPhase* bp, int start, int end, cnPairBuffer* out )
+void cnBroadPhase_QueryMoved( const cnBroadPhase* bp, int start, int end, const cnPairMap* known, cnPairBuffer* out )
 {
 	cnPairQueryContext q;
 	q.bp = bp;
+	q.known = known;
 	q.out = out;
 	for ( int i = start; i < end; ++i )
 	{
@@ -323,7 +332,7 @@ void cnPairBuffer_Destroy( cnPairBuffer* buffer )
 int cnBroadPhase_UpdatePairs( cnBroadPhase* bp, cnPairFcn* fn, void* context )
 {
 	cnPairBuffer found = { 0 };
-	cnBroadPhase_QueryMoved( bp, 0, bp->moveCount, &found );
+	cnBroadPhase_QueryMoved( bp, 0, bp->moveCount, NULL, &found );
 	int reported = cnBroadPhase_ReportPairs( bp, &found, 1, fn, context );
 	cnPairBuffer_Destroy( &found );
 	return reported;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "collision/dynamic_tree.h"
+#include "pair_map.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,9 +93,10 @@ void cnPairBuffer_Destroy( cnPairBuffer* buffer );
 /// Entries in the move buffer: the items of cnBroadPhase_QueryMoved.
 int cnBroadPhase_GetMoveCount( const cnBroadPhase* bp );
 
-/// Queries the trees for the move buffer's entries [start, end), appending the pairs found to out.
-/// Reads the broad phase only, so ranges can be queried at once on several threads.
-void cnBroadPhase_QueryMoved( const cnBroadPhase* bp, int start, int end, cnPairBuffer* out );
+/// Queries the trees for the move buffer's entries [start, end), appending the pairs found to out,
+/// except those known holds (NULL: none; keys as cnPairKey of the shape indices). Reads the broad
+/// phase and known only, so ranges can be queried at once on several threads.
+void cnBroadPhase_QueryMoved( const cnBroadPhase* bp, int start, int end, const cnPairMap* known, cnPairBuffer* out );
 
 /// Reports the pairs of the buffers (emptied) as cnBroadPhase_UpdatePairs does, sorted, each once,
 /// and clears the move buffer; how the queries were split over the buffers does not matter.
