@@ -406,18 +406,6 @@ void cnComputeBodyShapeBoxes( cnWorld* world, const cnBody* body, cnVec3 sweep, 
 	}
 }
 
-void cnMoveBodyProxies( cnWorld* world, const cnBody* body, const uint8_t* moved )
-{
-	for ( int i = body->firstShape; i >= 0; i = world->shapes[i].nextShape )
-	{
-		if ( moved[i] )
-		{
-			const cnShape* s = world->shapes + i;
-			cnBroadPhase_MoveProxy( &world->broadPhase, s->proxyKey, s->fatAABB );
-		}
-	}
-}
-
 void cnFreeShape( cnWorld* world, int shapeIndex )
 {
 	cnShape* shape = world->shapes + shapeIndex;

@@ -48,8 +48,8 @@ void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep );
 /// moved[shapeIndex] = 1 (else 0).
 void cnComputeBodyShapeBoxes( cnWorld* world, const cnBody* body, cnVec3 sweep, uint8_t* moved );
 
-/// The second half, serial (it changes the broad-phase tree): moves the proxies marked in moved.
-void cnMoveBodyProxies( cnWorld* world, const cnBody* body, const uint8_t* moved );
+/// (The second half, serial because it changes the broad-phase tree, is the finish stage's:
+/// finalize.c moves the proxies marked in moved.)
 
 /// Releases a shape's slot, proxy and geometry (its contacts and its body's list are the caller's).
 void cnFreeShape( cnWorld* world, int shapeIndex );

@@ -902,6 +902,58 @@ static void TestBroadPhaseOrderAndReuse( void )
 	cnBroadPhase_Destroy( &backward );
 }
 
+// A batch of moves (BeginMoves, BatchMoveProxy, EndMoves: leaves set in place, the movable tree
+// rebuilt) against the same moves one by one (MoveProxy): a valid tree, the same pairs reported, in
+// the same order, each round; static proxies given to the batch are moved the ordinary way.
+static void TestBroadPhaseBatchMoves( void )
+{
+	enum
+	{
+		N = 400
+	};
+	SeedRandom( 4242 );
+	static cnAABB boxes[N];
+	cnBroadPhase one, batch;
+	cnBroadPhase_Create( &one );
+	cnBroadPhase_Create( &batch );
+	static int32_t keysOne[N], keysBatch[N];
+	for ( int i = 0; i < N; ++i )
+	{
+		boxes[i] = RandomBox( 6.0, 0.3, 1.2 );
+		keysOne[i] = cnBroadPhase_CreateProxy( &one, boxes[i], i, i % 7 == 0 );
+		keysBatch[i] = cnBroadPhase_CreateProxy( &batch, boxes[i], i, i % 7 == 0 );
+	}
+	static uint64_t a[N * N / 2], b[N * N / 2];
+	bool same = true, valid = true;
+	int reported = 0;
+	for ( int round = 0; round < 6; ++round )
+	{
+		CHECK( cnBroadPhase_BeginMoves( &batch ) );
+		for ( int i = round % 2; i < N; i += 2 )
+		{
+			cnVec3 d = cnV3( RandomRange( -0.6, 0.6 ), RandomRange( -0.6, 0.6 ), RandomRange( -0.6, 0.6 ) );
+			boxes[i].lower = cnAdd( boxes[i].lower, d );
+			boxes[i].upper = cnAdd( boxes[i].upper, d );
+			cnBroadPhase_MoveProxy( &one, keysOne[i], boxes[i] );
+			cnBroadPhase_BatchMoveProxy( &batch, keysBatch[i], boxes[i] );
+		}
+		cnBroadPhase_EndMoves( &batch );
+		valid = valid && cnDynamicTree_Validate( cnBroadPhase_GetTree( &batch, cnProxy_movable ) ) &&
+				cnDynamicTree_Validate( cnBroadPhase_GetTree( &batch, cnProxy_static ) );
+		PairCollect pa = { a, 0, N * N / 2, true };
+		PairCollect pb = { b, 0, N * N / 2, true };
+		int na = cnBroadPhase_UpdatePairs( &one, CollectPair, &pa );
+		int nb = cnBroadPhase_UpdatePairs( &batch, CollectPair, &pb );
+		same = same && na == nb && pb.ordered && memcmp( a, b, (size_t)na * sizeof( uint64_t ) ) == 0;
+		reported += na;
+	}
+	CHECK( valid );
+	CHECK( same );
+	CHECK( reported > 6 * 50 );
+	cnBroadPhase_Destroy( &one );
+	cnBroadPhase_Destroy( &batch );
+}
+
 // A larger broad phase against brute force: 3000 proxies, one update.
 static void TestBroadPhaseLarge( void )
 {
@@ -1098,6 +1150,7 @@ int main( void )
 	RUN_TEST( TestBroadPhaseStatic );
 	RUN_TEST( TestBroadPhaseOrderAndReuse );
 	RUN_TEST( TestBroadPhaseLarge );
+	RUN_TEST( TestBroadPhaseBatchMoves );
 	RUN_TEST( TestPairMap );
 	return TEST_SUMMARY();
 }

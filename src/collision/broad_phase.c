@@ -143,6 +143,38 @@ void cnBroadPhase_MoveProxy( cnBroadPhase* bp, int32_t proxyKey, cnAABB fatAABB 
 	cnBufferMove( bp, proxyKey );
 }
 
+bool cnBroadPhase_BeginMoves( cnBroadPhase* bp )
+{
+	return cnDynamicTree_ReserveRebuild( bp->trees + cnProxy_movable );
+}
+
+void cnBroadPhase_BatchMoveProxy( cnBroadPhase* bp, int32_t proxyKey, cnAABB fatAABB )
+{
+	if ( proxyKey == CN_NULL_PROXY )
+	{
+		return;
+	}
+	if ( CN_PROXY_TYPE( proxyKey ) != cnProxy_movable )
+	{
+		// not in the tree the batch rebuilds
+		cnBroadPhase_MoveProxy( bp, proxyKey, fatAABB );
+		return;
+	}
+	cnDynamicTree_SetLeafAABB( bp->trees + cnProxy_movable, CN_PROXY_ID( proxyKey ), fatAABB );
+	cnBufferMove( bp, proxyKey );
+}
+
+void cnBroadPhase_EndMoves( cnBroadPhase* bp )
+{
+	// the memory was reserved by BeginMoves and no proxy was added since: this cannot fail
+	cnDynamicTree_Rebuild( bp->trees + cnProxy_movable );
+}
+
+int cnBroadPhase_GetProxyCount( const cnBroadPhase* bp, cnProxyType type )
+{
+	return cnDynamicTree_GetProxyCount( bp->trees + type );
+}
+
 cnAABB cnBroadPhase_GetFatAABB( const cnBroadPhase* bp, int32_t proxyKey )
 {
 	if ( proxyKey == CN_NULL_PROXY )

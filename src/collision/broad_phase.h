@@ -65,6 +65,23 @@ void cnBroadPhase_DestroyProxy( cnBroadPhase* bp, int32_t proxyKey );
 /// Gives a proxy a new fat box; it finds its pairs at the next update. The key stays the same.
 void cnBroadPhase_MoveProxy( cnBroadPhase* bp, int32_t proxyKey, cnAABB fatAABB );
 
+// Moving many proxies at once: when a good part of the movable tree moves (a falling pile), one
+// rebuild of the tree costs less than removing and inserting each leaf, and gives a better tree.
+
+/// Starts a batch of moves of movable proxies; false (use MoveProxy) when the rebuild's memory cannot
+/// be had.
+bool cnBroadPhase_BeginMoves( cnBroadPhase* bp );
+
+/// Gives a proxy a new fat box within a batch (BeginMoves): its leaf's box only, buffered for the
+/// next update like MoveProxy. The movable tree is invalid until EndMoves.
+void cnBroadPhase_BatchMoveProxy( cnBroadPhase* bp, int32_t proxyKey, cnAABB fatAABB );
+
+/// Ends a batch of moves: rebuilds the movable tree from its leaves.
+void cnBroadPhase_EndMoves( cnBroadPhase* bp );
+
+/// Proxies in the tree of static or of movable proxies.
+int cnBroadPhase_GetProxyCount( const cnBroadPhase* bp, cnProxyType type );
+
 /// The fat box of a proxy.
 cnAABB cnBroadPhase_GetFatAABB( const cnBroadPhase* bp, int32_t proxyKey );
 

@@ -1089,30 +1089,45 @@ static int32_t cnBuildSubtree( cnDynamicTree* tree, int begin, int end, int32_t 
 	return index;
 }
 
-void cnDynamicTree_Rebuild( cnDynamicTree* tree )
+bool cnDynamicTree_ReserveRebuild( cnDynamicTree* tree )
 {
 	int leafCount = tree->proxyCount;
-	if ( leafCount < 3 )
-	{
-		return;
-	}
-
 	if ( tree->rebuildCapacity < leafCount )
 	{
 		int capacity = leafCount + leafCount / 2;
 		int32_t* indices = cnTreeRealloc( tree->leafIndices, (size_t)capacity * sizeof( int32_t ) );
 		if ( indices == NULL )
 		{
-			return;
+			return false;
 		}
 		tree->leafIndices = indices;
 		cnVec3* centers = cnTreeRealloc( tree->leafCenters, (size_t)capacity * sizeof( cnVec3 ) );
 		if ( centers == NULL )
 		{
-			return;
+			return false;
 		}
 		tree->leafCenters = centers;
 		tree->rebuildCapacity = capacity;
+	}
+	return true;
+}
+
+void cnDynamicTree_SetLeafAABB( cnDynamicTree* tree, int32_t proxyId, cnAABB aabb )
+{
+	if ( proxyId < 0 || proxyId >= tree->nodeCapacity || ( tree->nodes[proxyId].flags & cnTreeNode_allocated ) == 0 ||
+		 cnIsLeaf( tree->nodes + proxyId ) == false )
+	{
+		return;
+	}
+	tree->nodes[proxyId].aabb = aabb;
+}
+
+void cnDynamicTree_Rebuild( cnDynamicTree* tree )
+{
+	int leafCount = tree->proxyCount;
+	if ( leafCount == 0 || cnDynamicTree_ReserveRebuild( tree ) == false )
+	{
+		return;
 	}
 
 	// collect leaves in index order and free the internal nodes

@@ -106,5 +106,13 @@ double cnDynamicTree_GetAreaRatio( const cnDynamicTree* tree );
 bool cnDynamicTree_Validate( const cnDynamicTree* tree );
 
 /// Rebuilds the whole tree top-down (binned surface-area heuristic) from its leaves, keeping every
-/// proxy id. Useful after a bulk load.
+/// proxy id. Useful after a bulk load. Does nothing when out of memory (see ReserveRebuild).
 void cnDynamicTree_Rebuild( cnDynamicTree* tree );
+
+/// Makes sure a rebuild of the tree as it is has its memory, so it cannot fail; false when out of
+/// memory.
+bool cnDynamicTree_ReserveRebuild( cnDynamicTree* tree );
+
+/// Gives a leaf a new box in place, leaving its ancestors as they are: the tree is not valid again
+/// until it is rebuilt (reserve first), so use this only for a batch of moves followed by a rebuild.
+void cnDynamicTree_SetLeafAABB( cnDynamicTree* tree, int32_t proxyId, cnAABB aabb );
