@@ -233,6 +233,30 @@ static cnWorld* cliViewEdit_WorldAt( cliViewSource* source, int frame, char* mes
 	return world;
 }
 
+// True when the world's poses are the cached frame's bit for bit: the world made again is the one
+// that made the frame, as the run is deterministic (a body that does not exist in it is not drawn
+// in the frame: a zero quaternion).
+static bool cliViewEdit_MatchesFrame( cliViewSource* source, const cnWorld* world, int frame )
+{
+	int bodyCount = ( source->stride - 1 ) / 7;
+	double* cached = malloc( (size_t)source->stride * sizeof( double ) );
+	bool same = cached != NULL && cliViewSource_CopyFrames( source, frame, 1, cached ) == 1;
+	for ( int i = 0; same && i < bodyCount; ++i )
+	{
+		const double* pose = cached + 1 + 7 * i;
+		if ( cnBody_IsValid( world, source->bodies[i] ) == false )
+		{
+			same = pose[3] == 0.0 && pose[4] == 0.0 && pose[5] == 0.0 && pose[6] == 0.0;
+			continue;
+		}
+		cnTransform xf = cnBody_GetTransform( world, source->bodies[i] );
+		same = pose[0] == xf.p.x && pose[1] == xf.p.y && pose[2] == xf.p.z && pose[3] == xf.q.w && pose[4] == xf.q.x &&
+			   pose[5] == xf.q.y && pose[6] == xf.q.z;
+	}
+	free( cached );
+	return same;
+}
+
 // ---------------------------------------------------------------------------------------------
 // edits
 
@@ -838,25 +862,8 @@ static unsigned int cliViewEdit_Prepare( cliViewSource* source, int frame, const
 	{
 		return MHD_HTTP_INTERNAL_SERVER_ERROR;
 	}
-	// the world made again is the one that made the frame: the run is deterministic (a body that
-	// does not exist in it is not drawn in the frame: a zero quaternion)
 	int bodyCount = ( source->stride - 1 ) / 7;
-	double* cached = malloc( (size_t)source->stride * sizeof( double ) );
-	bool same = cached != NULL && cliViewSource_CopyFrames( source, frame, 1, cached ) == 1;
-	for ( int i = 0; same && i < bodyCount; ++i )
-	{
-		const double* pose = cached + 1 + 7 * i;
-		if ( cnBody_IsValid( world, source->bodies[i] ) == false )
-		{
-			same = pose[3] == 0.0 && pose[4] == 0.0 && pose[5] == 0.0 && pose[6] == 0.0;
-			continue;
-		}
-		cnTransform xf = cnBody_GetTransform( world, source->bodies[i] );
-		same = pose[0] == xf.p.x && pose[1] == xf.p.y && pose[2] == xf.p.z && pose[3] == xf.q.w && pose[4] == xf.q.x &&
-			   pose[5] == xf.q.y && pose[6] == xf.q.z;
-	}
-	free( cached );
-	if ( same == false )
+	if ( cliViewEdit_MatchesFrame( source, world, frame ) == false )
 	{
 		cnDestroyWorld( world );
 		snprintf( message, messageSize, "the world made again from its snapshot differs from the frame shown" );
@@ -1044,14 +1051,56 @@ static enum MHD_Result cliViewEdit_Cut( cliViewSource* sources, int runCount, in
 	return cliViewEdit_SyncList( sources + run, connection );
 }
 
-// The world at the start of the running segment (the last cut, else frame 0), as a scene.
+// The world at the start of the running segment (the last cut, else frame 0), as a scene; with
+// ?frame=N, the world at frame N (made again from its snapshot and checked against the cached
+// frame bit for bit, as a cut makes it, but cutting nothing): the editor's document at the frame
+// shown.
 static enum MHD_Result cliViewEdit_SaveScene( cliViewSource* source, struct MHD_Connection* connection )
 {
-	pthread_mutex_lock( &source->lock );
-	int start = source->history.runStart;
-	pthread_mutex_unlock( &source->lock );
+	const char* query = MHD_lookup_connection_value( connection, MHD_GET_ARGUMENT_KIND, "frame" );
 	char message[600];
-	cnWorld* world = cliViewEdit_WorldAt( source, start, message, sizeof( message ) );
+	cnWorld* world = NULL;
+	if ( query != NULL )
+	{
+		// 1 to 10 decimal digits, as every frame number of the API
+		long long n = 0;
+		size_t digits = strlen( query );
+		bool ok = digits > 0 && digits <= 10;
+		for ( size_t i = 0; ok && i < digits; ++i )
+		{
+			ok = query[i] >= '0' && query[i] <= '9';
+			n = 10 * n + ( query[i] - '0' );
+		}
+		if ( ok == false || n > 2147483647 )
+		{
+			return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, "frame: expected a frame number from 0 to 2147483647" );
+		}
+		// under the cut lock: no cut drops the frame between the check and the world made at it
+		pthread_mutex_lock( &s_cutLock );
+		bool complete = false;
+		int count = cliViewSource_GetFrameCount( source, &complete, NULL, 0 );
+		if ( n >= count )
+		{
+			pthread_mutex_unlock( &s_cutLock );
+			snprintf( message, sizeof( message ), "frame: frame %lld is not simulated yet (%d frames so far)", n, count );
+			return cliViewEdit_Error( connection, MHD_HTTP_BAD_REQUEST, message );
+		}
+		world = cliViewEdit_WorldAt( source, (int)n, message, sizeof( message ) );
+		if ( world != NULL && cliViewEdit_MatchesFrame( source, world, (int)n ) == false )
+		{
+			cnDestroyWorld( world );
+			world = NULL;
+			snprintf( message, sizeof( message ), "the world made again from its snapshot differs from frame %lld", n );
+		}
+		pthread_mutex_unlock( &s_cutLock );
+	}
+	else
+	{
+		pthread_mutex_lock( &source->lock );
+		int start = source->history.runStart;
+		pthread_mutex_unlock( &source->lock );
+		world = cliViewEdit_WorldAt( source, start, message, sizeof( message ) );
+	}
 	if ( world == NULL )
 	{
 		return cliViewEdit_Error( connection, MHD_HTTP_INTERNAL_SERVER_ERROR, message );

@@ -7,7 +7,8 @@
 // viewer simulates the edited scene; material pairs, no-collide pairs and cameras made and edited in
 // the object window, a second shape placed on a body, shapes scaled by dragging onto the grid, each
 // in the saved file, the undo history kept across apply (undo, apply again), and an edit applied at
-// a viewer's cut frame continuing its history (a change a cut cannot make refused). A screenshot of the four views (WORK_DIR/editor.png) and a
+// a viewer's cut frame continuing its history (a change a cut cannot make refused), and the editor
+// opened at a frame shown that is no cut, applied as a cut there with an added body's force. A screenshot of the four views (WORK_DIR/editor.png) and a
 // pixel check that an added body is drawn where it projects in the top and front views.
 //   node editor_test.mjs CAIRN SOURCE_DIR WORK_DIR
 import { spawnSync } from 'node:child_process';
@@ -479,8 +480,9 @@ try {
 	const [t2, x2] = await sphereX(2);
 	check(t2 > 0 && near(x2, -1 + 2 * t2), `the applied sphere moves at 2 m/s along x (x ${x2} at t ${t2})`);
 
-	// the undo history outlives apply: the editor opened again has the applied document, and undo
-	// gives the one before the throw, which applies again
+	// the undo history outlives apply: the editor opened again at the frame applied (0) has the
+	// applied document, and undo gives the one before the throw, which applies again
+	await editor(page, () => window.cairnViewer.seek(0));
 	await page.click('#four-views');
 	await page.waitForFunction(() => window.cairnViewer.editor.valid, null, { timeout: 30000 });
 	check(JSON.stringify((await state(page)).doc) === thrown, 'after apply the editor has the document it applied');
@@ -496,6 +498,7 @@ try {
 	await page.waitForFunction(() => !window.appliedFrom && window.cairnViewer && window.cairnViewer.ready && window.cairnViewer.bodyNames().includes('sphere1') && window.cairnViewer.loadedFrames > 2, null, { timeout: 60000 });
 	const [t2again, x2again] = await sphereX(2);
 	check(t2again === t2 && x2again === -1, `applied again: the sphere is not thrown (x ${x2again} at t ${t2again})`);
+	await editor(page, () => window.cairnViewer.seek(0));
 	await page.click('#four-views');
 	await page.waitForFunction(() => window.cairnViewer.editor.valid, null, { timeout: 30000 });
 	await page.click('#ed-redo');
@@ -503,7 +506,7 @@ try {
 	check(JSON.stringify((await state(page)).doc) === thrown, 'and redo after the second apply gives the throw back');
 
 	// editing at a cut frame: a viewer on fall.json cut at frame 12 (the box pushed along x); the
-	// editor opens on the world at frame 12, and apply continues the history from there
+	// editor opened with frame 12 shown has the world there, and apply continues the history from it
 	const third = await startViewer(cairn, [scenePath]);
 	try {
 		const framesOf = async (count) => (await getJson(third.url, `/api/frames?from=0&count=${count}`)).json.frames;
@@ -515,6 +518,8 @@ try {
 		const pushed = await framesOf(72);
 		const { page: page3, problems: problems3 } = await openPage(browser, third.url);
 		await page3.setViewportSize({ width: 1280, height: 820 });
+		// (the editor opens on the world at the frame shown: the cut frame)
+		await editor(page3, () => window.cairnViewer.seek(12));
 		await page3.keyboard.press('v');
 		await page3.waitForFunction(() => window.cairnViewer.editor.valid, null, { timeout: 30000 });
 		s = await state(page3);
@@ -586,6 +591,72 @@ try {
 		await page3.waitForFunction(() => !window.appliedFrom && window.cairnViewer && window.cairnViewer.ready, null, { timeout: 60000 });
 		const again = await (await fetch(new URL('/api/save/scene', third.url))).json();
 		check(again.materials.floor.friction === 0.6 && again.bodies.some((b) => b.name === 'sphere1'), 'undone and applied again at the cut: the friction 0.6, the sphere kept');
+
+		// the editor opened at a frame shown that is no cut (frame 20): its document is the world there
+		// (made again from the server's snapshots, cutting nothing), and apply cuts there: the ball
+		// thrown up, and a body added with a constant force, which the cut carries
+		await waitComplete(third.url);
+		await page3.waitForFunction(() => window.cairnViewer.complete && window.cairnViewer.loadedFrames === window.cairnViewer.frameCount, null, { timeout: 60000 });
+		const unedited = await framesOf(72);
+		const names20 = (await getJson(third.url, '/api/scene')).json.bodies.map((b) => b.name);
+		const cuts20 = (await getJson(third.url, '/api/sync')).json.cuts;
+		check((await editor(page3, () => {
+			window.cairnViewer.seek(20);
+			return window.cairnViewer.frame;
+		})) === 20, 'the player shows frame 20');
+		await page3.keyboard.press('v');
+		await page3.waitForFunction(() => window.cairnViewer.editor.valid && window.cairnViewer.editor.frame === 20, null, { timeout: 30000 });
+		s = await state(page3);
+		let posed = s.doc.bodies.length === names20.length;
+		for (const body of s.doc.bodies) {
+			const i = names20.indexOf(body.name);
+			posed = posed && i >= 0 && JSON.stringify(body.position) === JSON.stringify(unedited[20].slice(1 + 7 * i, 4 + 7 * i)) &&
+				JSON.stringify(body.orientation) === JSON.stringify(unedited[20].slice(4 + 7 * i, 8 + 7 * i));
+		}
+		check(posed, `the editor opened at frame 20 has every body at its pose of frame 20 (${s.doc.bodies.map((b) => `${b.name} ${b.position}`).join('; ')})`);
+		check((await getJson(third.url, '/api/sync')).json.cuts === cuts20, 'opening the editor at frame 20 cut nothing');
+		check((await getJson(third.url, '/api/save/scene?frame=999')).status === 400 && (await getJson(third.url, '/api/save/scene?frame=-1')).status === 400, 'a frame not simulated, or not a frame, is a 400');
+		await editor(page3, (i) => window.cairnViewer.editor.pick(i, false), s.doc.bodies.findIndex((b) => b.name === 'ball'));
+		for (const [k, v] of [0, 0, 3].entries()) await field(page3, `body-vel-${k}`, v);
+		// 1 kg pushed by [1, 0, g]: it keeps its height and goes along x at 1 m/s^2
+		await editor(page3, () => window.cairnViewer.editor.edit((doc) => {
+			doc.bodies.push({ name: 'hover', material: 'floor', position: [3, 3, 2], mass: 1, shapes: [{ type: 'sphere', radius: 0.1 }], forces: [{ frame: 'world', vector: [1, 0, 9.81] }] });
+		}));
+		await editor(page3, () => {
+			window.appliedFrom = true;
+		});
+		await page3.click('#ed-apply');
+		await page3.waitForFunction(() => !window.appliedFrom && window.cairnViewer && window.cairnViewer.ready && window.cairnViewer.bodyNames().includes('hover'), null, { timeout: 60000 });
+		const sync20 = (await getJson(third.url, '/api/sync')).json;
+		check(sync20.cutFrame === 20 && sync20.bodyCount === 5, `the edits at frame 20 are a cut there (${JSON.stringify(sync20)})`);
+		await waitComplete(third.url);
+		const at20 = await framesOf(72);
+		const hover = 1 + 7 * 4;
+		let kept20 = at20.length === 72;
+		for (let f = 0; f < 20; ++f) kept20 = kept20 && JSON.stringify(at20[f].slice(0, hover)) === JSON.stringify(unedited[f]) && at20[f][hover + 3] === 0;
+		check(kept20, 'the frames before frame 20 are kept bit for bit, the added body absent from them');
+		const savedAt20 = join(work, 'saved-20.json');
+		writeFileSync(savedAt20, await (await fetch(new URL('/api/save/scene', third.url))).text());
+		const csv20 = join(work, 'saved-20.csv');
+		check(runStatus(cairn, ['run', savedAt20, '--csv', csv20, '--quiet']).status === 0, 'cairn run loads the scene saved at frame 20');
+		const rows20 = readCsv(csv20);
+		let matched20 = 0;
+		let same20 = true;
+		let pushedWorst = 0;
+		for (let f = 20; f <= 40; ++f) {
+			const t = at20[f][0] - at20[20][0];
+			for (const [b, name] of [[1, 'ball'], [4, 'hover']]) {
+				const row = rows20.get(`${csvTime(t)}|${name}`);
+				if (!row) continue;
+				matched20 += 1;
+				same20 = same20 && [0, 1, 2].every((k) => near(at20[f][1 + 7 * b + k], row[k]));
+			}
+			// x = 3 + t^2 / 2 to the step's own error (at most h t / 2), z held at 2
+			pushedWorst = Math.max(pushedWorst, Math.abs(at20[f][hover] - (3 + t * t / 2)) - t / 240, Math.abs(at20[f][hover + 2] - 2));
+		}
+		check(matched20 === 42 && same20, `after frame 20 the ball and the added body equal cairn run on the scene saved there (${matched20} rows)`);
+		check(at20[20][hover] === 3 && pushedWorst < 1e-9, `the added body's force carries it: x = 3 + t^2 / 2 at a constant height (${pushedWorst})`);
+		check(JSON.stringify(at20[21].slice(8, 11)) !== JSON.stringify(unedited[21].slice(8, 11)) && at20[21][10] > at20[20][10], 'the ball is thrown up at frame 20');
 		check(problems3.length === 0, `no errors in the page at the cut: ${problems3.join('; ')}`);
 		await page3.close();
 	} finally {

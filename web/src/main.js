@@ -393,7 +393,7 @@ async function start() {
 
 	// the scene editor's four views and object window (editor/): a button and key V toggle them
 	// over the player's single view; only a scene simulated here can be edited
-	const editor = compare ? null : new Editor(document.body);
+	const editor = compare ? null : new Editor(document.body, () => shown);
 	const fourViews = document.createElement('button');
 	fourViews.id = 'four-views';
 	fourViews.title = 'the editor: four views and the object window (V); again for the player';

@@ -1,6 +1,6 @@
 // Applying an edit at a cut frame (AERO's "the scene can be altered at any point in time", Keller et
-// al. 1993, section 2.2): when the editor was opened on the world at the viewer's last cut, its
-// document is that world as the library writes it, and applying turns the difference into the edits
+// al. 1993, section 2.2): the editor's document is the world at the frame it was taken at (the frame
+// shown) as the library writes it, and applying turns the difference into the edits
 // of the server's own cut at that frame (POST /api/cut: delete, add, move, velocity, material), so
 // the frames before it are kept and the edited world goes on from it.
 //
@@ -9,8 +9,9 @@
 // left at its default) is none. What a cut cannot do is refused with the reason, never half done:
 // a changed body other than its pose and velocities (a size, a mass, a shape, its type), a moved
 // body that has joints (a cut moves the joint with the body, the document re-anchors it), a new or
-// changed joint, material (other than friction and restitution) or pair, gravity, method, cameras,
-// an added body with forces or torques.
+// changed joint, material (other than friction and restitution) or pair, gravity, method, cameras.
+// An added body keeps its forces and torques (the cut's add carries them, their windows counted
+// from the cut, the document's t = 0).
 
 // a JSON value as text with the keys of every object sorted (so key order is no difference)
 function canonical(value) {
@@ -85,7 +86,6 @@ export function cutEdits(base, written, checked) {
 	for (const [i, body] of (written.bodies || []).entries()) {
 		const before = baseBodies.get(body.name);
 		if (!before) {
-			if (body.forces || body.torques) return { reason: `the added body "${body.name}" has forces or torques, which a cut does not carry over yet` };
 			edits.push({ op: 'add', body });
 			continue;
 		}

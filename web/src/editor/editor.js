@@ -4,8 +4,10 @@
 // Each edit is a new document; the server's loader checks it and describes what it made
 // (POST /api/editor/check), and that description is what the views draw, so the page draws what
 // `cairn run` would load. A document the loader refuses stays (undo or fix it), with the loader's
-// message shown; the views keep the last valid one. Applying simulates the document from its t = 0,
-// or, when the viewer has a cut, continues the history from the cut frame (cut.js).
+// message shown; the views keep the last valid one. The document is the world at the frame the
+// player shows (GET /api/save/scene?frame=N, made again from the server's snapshots without cutting).
+// Applying simulates the document from its t = 0 when it was taken at frame 0 of a history without
+// cuts, else continues the history from the frame it was taken at, as a cut there (cut.js).
 import { cutEdits } from './cut.js';
 import { bodyPosition, clone, newBody, newJoint, post, setEuler, eulerDegrees, uniqueName } from './model.js';
 import { ObjectPanel } from './panel.js';
@@ -45,8 +47,8 @@ const CSS = `
 `;
 
 export class Editor {
-	/** parent: the element the editor covers when open. */
-	constructor(parent) {
+	/** parent: the element the editor covers when open; shownFrame(): the frame the player shows. */
+	constructor(parent, shownFrame = () => 0) {
 		const style = document.createElement('style');
 		style.textContent = CSS;
 		document.head.append(style);
@@ -66,7 +68,10 @@ export class Editor {
 		this.pending = Promise.resolve();
 		this.saved = null;
 		this.started = null;
-		// the viewer's last cut (-1: none) and the world at it as the library wrote it (cut.js)
+		this.shownFrame = shownFrame;
+		// the frame the document was taken at (-1: none yet) and the world at it as the library wrote
+		// it (cut.js); the viewer's last cut (-1: none)
+		this.frame = -1;
 		this.cutFrame = -1;
 		this.baseText = null;
 		this.checked = null;
@@ -80,6 +85,11 @@ export class Editor {
 	open() {
 		this.root.classList.add('open');
 		if (!this.started) this.started = this.start();
+		else if (this.baseText !== null && this.frame !== this.shownFrame()) {
+			// opened at another frame: the world there, unless the document has edits (kept)
+			if (this.undoStack.canUndo || this.undoStack.canRedo) this.say(`the document is the world at frame ${this.frame} with your edits (the player shows frame ${this.shownFrame()})`);
+			else this.started = this.started.then(() => this.load());
+		}
 		return this.started.then(() => {
 			this.views.resize();
 			this.views.invalidate();
@@ -92,36 +102,55 @@ export class Editor {
 
 	async start() {
 		this.make();
-		// the scene the viewer simulates, as the library writes it: the document to edit
-		const response = await fetch('/api/save/scene', { cache: 'no-store' });
-		const text = await response.text();
-		if (!response.ok) {
-			let message = text;
-			try {
-				message = JSON.parse(text).error;
-			} catch {
-				// the answer's text
-			}
-			this.doc = { cairn: 1, bodies: [] };
-			this.say(`cannot edit: ${message}`, true);
-			this.root.querySelectorAll('button, input').forEach((b) => {
-				b.disabled = true;
-			});
-			return;
-		}
-		// the document is the world at the last cut: applying continues the history from there
-		const sync = await fetch('/api/sync', { cache: 'no-store' });
-		if (sync.ok) this.cutFrame = (await sync.json()).cutFrame;
-		this.baseText = text;
-		this.updateApply();
-		// the document and undo history of an apply in this tab, while the viewer simulates what it applied
-		this.doc = takeHistory(text, this.undoStack) || JSON.parse(text);
-		await this.refresh(true);
+		await this.load();
 		const loop = () => {
 			if (this.isOpen) this.views.renderIfNeeded();
 			requestAnimationFrame(loop);
 		};
 		requestAnimationFrame(loop);
+	}
+
+	/** Takes the document: the world at the frame shown, as the library writes it. */
+	async load() {
+		const errorOf = (text) => {
+			try {
+				return JSON.parse(text).error;
+			} catch {
+				return text;
+			}
+		};
+		const shown = Math.max(0, this.shownFrame());
+		let frame = shown;
+		let note = '';
+		let response = await fetch(`/api/save/scene?frame=${shown}`, { cache: 'no-store' });
+		let text = await response.text();
+		if (!response.ok && response.status !== 409) {
+			// (not simulated yet, or dropped by a cut since): the world at the last cut instead
+			note = `cannot open at frame ${shown}: ${errorOf(text)}; the document is the world at the last cut`;
+			frame = null;
+			response = await fetch('/api/save/scene', { cache: 'no-store' });
+			text = await response.text();
+		}
+		if (!response.ok) {
+			this.doc = { cairn: 1, bodies: [] };
+			this.say(`cannot edit: ${errorOf(text)}`, true);
+			this.root.querySelectorAll('button, input').forEach((b) => {
+				b.disabled = true;
+			});
+			return;
+		}
+		// applying continues the history from the frame the document was taken at
+		const sync = await fetch('/api/sync', { cache: 'no-store' });
+		if (sync.ok) this.cutFrame = (await sync.json()).cutFrame;
+		this.frame = frame === null ? Math.max(0, this.cutFrame) : frame;
+		this.baseText = text;
+		this.updateApply();
+		// the document and undo history of an apply in this tab, while the viewer simulates what it applied
+		this.undoStack = new UndoStack();
+		this.doc = takeHistory(text, this.undoStack) || JSON.parse(text);
+		this.selection = [];
+		await this.refresh(true);
+		if (note) this.say(note, true);
 	}
 
 	make() {
@@ -372,19 +401,23 @@ export class Editor {
 		return r.text;
 	}
 
-	// at a cut, apply continues the history from it; "apply from t = 0" starts it anew
+	// the document taken after frame 0 or with a cut: apply continues the history from its frame
+	// with a cut there; "apply from t = 0" starts it anew
+	get atCut() {
+		return this.frame > 0 || this.cutFrame >= 0;
+	}
+
 	updateApply() {
-		const atCut = this.cutFrame >= 0;
-		this.restartButton.hidden = !atCut;
-		this.applyButton.title = atCut
-			? `continue the viewer's history from frame ${this.cutFrame} (its last cut) with the edits: the frames before it are kept`
+		this.restartButton.hidden = !this.atCut;
+		this.applyButton.title = this.atCut
+			? `continue the viewer's history from frame ${this.frame} (where the document was taken) with the edits, as a cut there: the frames before it are kept`
 			: 'simulate the edited scene in the viewer';
 	}
 
-	/** Applies the document: at the viewer's last cut, as edits of that cut (applyAtCut), else from t = 0. */
+	/** Applies the document: as a cut at the frame it was taken at (applyAtCut), or from t = 0. */
 	async apply() {
 		await this.pending;
-		return this.cutFrame >= 0 ? this.applyAtCut() : this.applyScene();
+		return this.atCut ? this.applyAtCut() : this.applyScene();
 	}
 
 	/**
@@ -407,7 +440,7 @@ export class Editor {
 	 * frame. An edit a cut cannot make is refused with the reason, and nothing changes.
 	 */
 	async applyAtCut() {
-		const frame = this.cutFrame;
+		const frame = this.frame;
 		if (!this.valid) {
 			this.say('the loader refuses the document: fix or undo the edit before applying', true);
 			return false;
@@ -422,9 +455,9 @@ export class Editor {
 			this.say(`cannot continue at frame ${frame}: ${plan.reason}; "apply from t = 0" simulates the document from its own start`, true);
 			return false;
 		}
-		const now = await fetch('/api/save/scene', { cache: 'no-store' });
+		const now = await fetch(`/api/save/scene?frame=${frame}`, { cache: 'no-store' });
 		if ((await now.text()) !== this.baseText) {
-			this.say('the viewer\'s history changed since the editor opened (a cut): "apply from t = 0", or reload the page to edit at the new cut', true);
+			this.say(`the viewer's history changed since the editor opened (a cut at or before frame ${frame}): "apply from t = 0", or reload the page to edit the new history`, true);
 			return false;
 		}
 		if (plan.edits.length === 0) {
