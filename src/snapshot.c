@@ -628,6 +628,66 @@ static void cnPutWorld( cnSnapWriter* w, const cnWorld* world )
 	cnEndSection( w, section );
 }
 
+static bool cnFinite3( cnVec3 v )
+{
+	return isfinite( v.x ) && isfinite( v.y ) && isfinite( v.z );
+}
+
+bool cnSnapshotFinitePoint( const cnManifoldPoint* p )
+{
+	// each number alone: a sum of large finite ones could overflow
+	return cnFinite3( p->point ) && cnFinite3( p->normal ) && cnFinite3( p->anchorA ) && cnFinite3( p->anchorB ) &&
+		   isfinite( p->separation ) && isfinite( p->normalImpulse ) && isfinite( p->tangentImpulse1 ) &&
+		   isfinite( p->tangentImpulse2 ) && isfinite( p->maxNormalImpulse ) && isfinite( p->relativeVelocity );
+}
+
+bool cnSnapshotFiniteBoxes( const cnShape* s )
+{
+	return cnFinite3( s->aabb.lower ) && cnFinite3( s->aabb.upper ) && cnFinite3( s->fatAABB.lower ) &&
+		   cnFinite3( s->fatAABB.upper );
+}
+
+// False (the error set) when the world holds what the reader would refuse as not finite, which a
+// failed step can leave behind: a snapshot must load back, so such a world is not written.
+static bool cnCheckFinite( const cnWorld* world )
+{
+	for ( int i = 0; i < world->shapeCount; ++i )
+	{
+		const cnShape* s = world->shapes + i;
+		if ( s->alive && cnSnapshotFiniteBoxes( s ) == false )
+		{
+			return cnSetError( cnError_invalidArgument, "snapshot: shape %d of body %d has a box that is not finite", i,
+							   s->body );
+		}
+	}
+	for ( int i = 0; i < world->contactCount; ++i )
+	{
+		const cnContact* c = world->contacts + i;
+		for ( int k = 0; k < c->manifoldCount; ++k )
+		{
+			const cnManifold* m = cnContactManifold( c, k );
+			bool finite = cnFinite3( m->normal );
+			for ( int j = 0; j < m->pointCount && finite; ++j )
+			{
+				finite = cnSnapshotFinitePoint( m->points + j );
+			}
+			if ( finite == false )
+			{
+				return cnSetError( cnError_invalidArgument,
+								   "snapshot: the contact of bodies %d and %d holds numbers that are not finite (a step "
+								   "that failed leaves them so): such a world cannot be restored",
+								   c->bodyA, c->bodyB );
+			}
+		}
+	}
+	const cnGuardState* g = &world->guard;
+	if ( g->hasReference && ( isfinite( g->referenceEnergy ) == false || isfinite( g->referenceKinetic ) == false ) )
+	{
+		return cnSetError( cnError_invalidArgument, "snapshot: the instability guard's energy is not finite" );
+	}
+	return true;
+}
+
 bool cnWorld_Save( const cnWorld* world, void** data, size_t* size )
 {
 	if ( data != NULL )
@@ -641,6 +701,10 @@ bool cnWorld_Save( const cnWorld* world, void** data, size_t* size )
 	if ( world == NULL || world->magic != CN_WORLD_MAGIC || data == NULL || size == NULL )
 	{
 		return cnSetError( cnError_invalidArgument, "snapshot: world, data and size must be given (world alive)" );
+	}
+	if ( cnCheckFinite( world ) == false )
+	{
+		return false;
 	}
 	cnSnapWriter w = { 0 };
 	cnPutBytes( &w, CN_SNAPSHOT_MAGIC, 8 );

@@ -19,6 +19,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+typedef struct cnManifoldPoint cnManifoldPoint;
+typedef struct cnShape cnShape;
+
+/// Every number of the point is finite: the reader refuses a point that is not, so the writer
+/// refuses to write one (a step that failed can leave impulses NaN).
+bool cnSnapshotFinitePoint( const cnManifoldPoint* p );
+
+/// Both boxes of the shape are finite (as above).
+bool cnSnapshotFiniteBoxes( const cnShape* s );
+
 /// cnWorld_Load, with the checksum check optional: the fuzzer turns it off to reach the checks behind
 /// it (a random change almost never keeps the checksum right).
 cnWorld* cnLoadSnapshotData( const void* data, size_t size, bool verifyChecksum );

@@ -556,8 +556,7 @@ static bool cnCheckShape( cnSnapReader* r, const cnWorld* world, const cnShape* 
 	{
 		return cnSnapFail( r, "shape %d: a plane without a unit normal", i );
 	}
-	if ( cnFiniteVec3( s->aabb.lower ) == false || cnFiniteVec3( s->aabb.upper ) == false ||
-		 cnFiniteVec3( s->fatAABB.lower ) == false || cnFiniteVec3( s->fatAABB.upper ) == false )
+	if ( cnSnapshotFiniteBoxes( s ) == false )
 	{
 		return cnSnapFail( r, "shape %d: a box that is not finite", i );
 	}
@@ -583,10 +582,7 @@ static void cnGetManifold( cnSnapReader* r, cnManifold* m )
 		p->maxNormalImpulse = cnGetF64( r );
 		p->relativeVelocity = cnGetF64( r );
 		p->persisted = cnGetBool( r );
-		if ( cnFiniteVec3( p->point ) == false || cnFiniteVec3( p->normal ) == false || cnFiniteVec3( p->anchorA ) == false ||
-			 cnFiniteVec3( p->anchorB ) == false ||
-			 isfinite( p->separation + p->normalImpulse + p->tangentImpulse1 + p->tangentImpulse2 + p->maxNormalImpulse +
-					   p->relativeVelocity ) == false )
+		if ( cnSnapshotFinitePoint( p ) == false )
 		{
 			cnSnapFail( r, "a manifold point that is not finite" );
 		}
