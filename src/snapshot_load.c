@@ -629,15 +629,13 @@ static void cnGetContact( cnSnapReader* r, cnContact* c )
 	c->rotationB = cnGetQuat( r );
 	c->madePose = cnGetTransform( r );
 	c->madeMargin = cnGetF64( r );
-	// recycling carries the manifolds by these rotations: they must be unit quaternions
-	cnQuat q[3] = { c->rotationA, c->rotationB, c->madePose.q };
-	for ( int k = 0; k < 3; ++k )
+	// recycling carries the manifolds by the bodies' rotations, which are as unit as a body's must be
+	// (the relative one, a product of two, gets twice the tolerance)
+	double relative = cnQuatLength( c->madePose.q );
+	if ( ( c->flags & cnContact_recyclable ) &&
+		 ( cnUnitQuat( c->rotationA ) == false || cnUnitQuat( c->rotationB ) == false || !( fabs( relative - 1.0 ) <= 3e-6 ) ) )
 	{
-		double n2 = q[k].w * q[k].w + q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z;
-		if ( ( c->flags & cnContact_recyclable ) && !( fabs( n2 - 1.0 ) < 1e-9 ) )
-		{
-			cnSnapFail( r, "a contact's recycling rotation that is not a unit quaternion" );
-		}
+		cnSnapFail( r, "a contact's recycling rotation that is not a unit quaternion" );
 	}
 	if ( cnFiniteVec3( c->madePose.p ) == false || isfinite( c->madeMargin ) == false )
 	{
