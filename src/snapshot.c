@@ -633,6 +633,40 @@ static bool cnFinite3( cnVec3 v )
 	return isfinite( v.x ) && isfinite( v.y ) && isfinite( v.z );
 }
 
+bool cnSnapshotUnitQuat( cnQuat q )
+{
+	double n = cnQuatLength( q );
+	return isfinite( n ) && fabs( n - 1.0 ) <= 1e-6;
+}
+
+bool cnSnapshotFiniteBody( const cnBody* b )
+{
+	return cnFinite3( b->xf.p ) && cnSnapshotUnitQuat( b->xf.q ) && cnFinite3( b->center ) && cnFinite3( b->localCenter ) &&
+		   cnFinite3( b->v ) && cnFinite3( b->w ) && cnFinite3( b->force ) && cnFinite3( b->torque ) &&
+		   isfinite( b->mass ) && isfinite( b->invMass ) && cnFinite3( b->inertia.cx ) && cnFinite3( b->inertia.cy ) &&
+		   cnFinite3( b->inertia.cz ) && cnFinite3( b->invInertia.cx ) && cnFinite3( b->invInertia.cy ) &&
+		   cnFinite3( b->invInertia.cz ) && isfinite( b->massOverride ) && cnFinite3( b->userCenter ) &&
+		   cnFinite3( b->userInertia.cx ) && cnFinite3( b->userInertia.cy ) && cnFinite3( b->userInertia.cz ) &&
+		   isfinite( b->gravityScale ) && isfinite( b->linearDamping ) && isfinite( b->angularDamping ) &&
+		   isfinite( b->drag ) && isfinite( b->maxExtent ) && isfinite( b->sleepTime ) && cnFinite3( b->xf0.p ) &&
+		   isfinite( cnQuatLength( b->xf0.q ) ) && cnFinite3( b->center0 );
+}
+
+bool cnSnapshotFiniteJoint( const cnJoint* j )
+{
+	bool finite = cnFinite3( j->localAnchorA ) && cnFinite3( j->localAnchorB ) && cnSnapshotUnitQuat( j->localFrameA ) &&
+				  cnSnapshotUnitQuat( j->localFrameB ) && cnFinite3( j->force ) && cnFinite3( j->torque ) &&
+				  isfinite( j->lower ) && isfinite( j->upper ) && isfinite( j->motorSpeed ) && isfinite( j->maxMotorForce ) &&
+				  isfinite( j->stiffness ) && isfinite( j->damping ) && isfinite( j->rest ) && isfinite( j->minLength ) &&
+				  isfinite( j->swingAngle ) && isfinite( j->linearError ) && isfinite( j->angularError ) &&
+				  !( j->breakForce < 0.0 ) && !( j->breakTorque < 0.0 );
+	for ( int k = 0; k < CN_JOINT_MAX_ROWS; ++k )
+	{
+		finite = finite && isfinite( j->impulses[k] );
+	}
+	return finite;
+}
+
 bool cnSnapshotFinitePoint( const cnManifoldPoint* p )
 {
 	// each number alone: a sum of large finite ones could overflow
@@ -651,6 +685,25 @@ bool cnSnapshotFiniteBoxes( const cnShape* s )
 // failed step can leave behind: a snapshot must load back, so such a world is not written.
 static bool cnCheckFinite( const cnWorld* world )
 {
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		const cnBody* b = world->bodies + i;
+		if ( b->alive && cnSnapshotFiniteBody( b ) == false )
+		{
+			return cnSetError( cnError_invalidArgument,
+							   "snapshot: body %d ('%s') has a pose or velocity that is not finite (a step that failed "
+							   "leaves it so): such a world cannot be restored",
+							   i, b->name != NULL ? b->name : "" );
+		}
+	}
+	for ( int i = 0; i < world->jointCount; ++i )
+	{
+		const cnJoint* j = world->joints + i;
+		if ( j->alive && cnSnapshotFiniteJoint( j ) == false )
+		{
+			return cnSetError( cnError_invalidArgument, "snapshot: joint %d holds numbers that are not finite", i );
+		}
+	}
 	for ( int i = 0; i < world->shapeCount; ++i )
 	{
 		const cnShape* s = world->shapes + i;

@@ -21,9 +21,22 @@
 
 typedef struct cnManifoldPoint cnManifoldPoint;
 typedef struct cnShape cnShape;
+typedef struct cnBody cnBody;
+typedef struct cnJoint cnJoint;
 
-/// Every number of the point is finite: the reader refuses a point that is not, so the writer
-/// refuses to write one (a step that failed can leave impulses NaN).
+// What the reader refuses as not finite, which a step that failed can leave behind: the writer
+// refuses to write it, so that every snapshot written loads back.
+
+/// Unit within a body's tolerance: |q| within 1e-6 of 1.
+bool cnSnapshotUnitQuat( cnQuat q );
+
+/// Every number of a live body is finite and its rotation unit.
+bool cnSnapshotFiniteBody( const cnBody* b );
+
+/// Every number of a live joint is finite, its frames unit and its break limits not negative.
+bool cnSnapshotFiniteJoint( const cnJoint* j );
+
+/// Every number of the point is finite.
 bool cnSnapshotFinitePoint( const cnManifoldPoint* p );
 
 /// Both boxes of the shape are finite (as above).

@@ -81,8 +81,7 @@ static bool cnFiniteVec3( cnVec3 v )
 
 static bool cnUnitQuat( cnQuat q )
 {
-	double n = cnQuatLength( q );
-	return isfinite( n ) && fabs( n - 1.0 ) <= 1e-6;
+	return cnSnapshotUnitQuat( q );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -434,18 +433,7 @@ static void cnGetBody( cnSnapReader* r, cnBody* b )
 // Checks what a live body's numbers must be (indices are checked with the other records).
 static bool cnCheckBody( cnSnapReader* r, const cnBody* b, int i )
 {
-	bool finite = cnFiniteVec3( b->xf.p ) && cnUnitQuat( b->xf.q ) && cnFiniteVec3( b->center ) &&
-				  cnFiniteVec3( b->localCenter ) && cnFiniteVec3( b->v ) && cnFiniteVec3( b->w ) &&
-				  cnFiniteVec3( b->force ) && cnFiniteVec3( b->torque ) && isfinite( b->mass ) && isfinite( b->invMass ) &&
-				  cnFiniteVec3( b->inertia.cx ) && cnFiniteVec3( b->inertia.cy ) && cnFiniteVec3( b->inertia.cz ) &&
-				  cnFiniteVec3( b->invInertia.cx ) && cnFiniteVec3( b->invInertia.cy ) &&
-				  cnFiniteVec3( b->invInertia.cz ) && isfinite( b->massOverride ) && cnFiniteVec3( b->userCenter ) &&
-				  cnFiniteVec3( b->userInertia.cx ) && cnFiniteVec3( b->userInertia.cy ) &&
-				  cnFiniteVec3( b->userInertia.cz ) && isfinite( b->gravityScale ) && isfinite( b->linearDamping ) &&
-				  isfinite( b->angularDamping ) && isfinite( b->drag ) && isfinite( b->maxExtent ) &&
-				  isfinite( b->sleepTime ) && cnFiniteVec3( b->xf0.p ) && isfinite( cnQuatLength( b->xf0.q ) ) &&
-				  cnFiniteVec3( b->center0 );
-	if ( finite == false )
+	if ( cnSnapshotFiniteBody( b ) == false )
 	{
 		return cnSnapFail( r, "body %d ('%s'): a non-finite number or a quaternion that is not unit", i,
 						   b->name != NULL ? b->name : "" );
@@ -691,17 +679,7 @@ static bool cnCheckJoint( cnSnapReader* r, const cnWorld* world, const cnJoint* 
 	{
 		return cnSnapFail( r, "joint %d: bodies %d and %d are not two live bodies", i, j->bodyA, j->bodyB );
 	}
-	bool finite = cnFiniteVec3( j->localAnchorA ) && cnFiniteVec3( j->localAnchorB ) && cnUnitQuat( j->localFrameA ) &&
-				  cnUnitQuat( j->localFrameB ) && cnFiniteVec3( j->force ) && cnFiniteVec3( j->torque ) &&
-				  isfinite( j->lower ) && isfinite( j->upper ) && isfinite( j->motorSpeed ) && isfinite( j->maxMotorForce ) &&
-				  isfinite( j->stiffness ) && isfinite( j->damping ) && isfinite( j->rest ) && isfinite( j->minLength ) &&
-				  isfinite( j->swingAngle ) && isfinite( j->linearError ) && isfinite( j->angularError ) &&
-				  !( j->breakForce < 0.0 ) && !( j->breakTorque < 0.0 );
-	for ( int k = 0; k < CN_JOINT_MAX_ROWS; ++k )
-	{
-		finite = finite && isfinite( j->impulses[k] );
-	}
-	if ( finite == false )
+	if ( cnSnapshotFiniteJoint( j ) == false )
 	{
 		return cnSnapFail( r, "joint %d: a number out of range", i );
 	}
