@@ -21,7 +21,7 @@ typedef struct Slide
 	cnWorld* world;
 	cnMaterialId shared, slick;
 	cnBodyId a, b;
-	cnShapeId shapeA, shapeB;
+	cnShapeId shapeA = { 0 }, shapeB = { 0 };
 } Slide;
 
 static cnBodyId namedBox( cnWorld* world, const char* name, cnVec3 position, cnMaterialId material )
@@ -184,7 +184,7 @@ static void sceneKeepsIt( void )
 	}
 	cnWorld* w = scene->world;
 	cnBodyId a = cnWorld_FindBody( w, "a" ), b = cnWorld_FindBody( w, "b" );
-	cnShapeId shapeA, shapeB;
+	cnShapeId shapeA = { 0 }, shapeB = { 0 };
 	CHECK( cnBody_GetShapes( w, a, &shapeA, 1 ) == 1 && cnBody_GetShapes( w, b, &shapeB, 1 ) == 1 );
 	cnMaterialDef ma = cnMaterial_GetDef( w, cnShape_GetDef( w, shapeA ).material );
 	cnMaterialDef mb = cnMaterial_GetDef( w, cnShape_GetDef( w, shapeB ).material );
