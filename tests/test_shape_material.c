@@ -21,7 +21,7 @@ typedef struct Slide
 	cnWorld* world;
 	cnMaterialId shared, slick;
 	cnBodyId a, b;
-	cnShapeId shapeA = { 0 }, shapeB = { 0 };
+	cnShapeId shapeA, shapeB;
 } Slide;
 
 static cnBodyId namedBox( cnWorld* world, const char* name, cnVec3 position, cnMaterialId material )
