@@ -494,8 +494,7 @@ bool cnBody_SetMass( cnWorld* world, cnBodyId id, double mass )
 	}
 	b->massOverride = mass;
 	b->hasMassData = false;
-	cnApplyBodyMass( b, &data );
-	cnForgetRecycledContacts( world, (int)( b - world->bodies ) );
+	cnChangeBodyMass( world, b, &data );
 	return true;
 }
 
@@ -552,8 +551,7 @@ bool cnBody_SetMassData( cnWorld* world, cnBodyId id, double mass, cnVec3 localC
 	b->massOverride = mass;
 	b->userCenter = localCenter;
 	b->userInertia = inertia;
-	cnApplyBodyMass( b, &data );
-	cnForgetRecycledContacts( world, (int)( b - world->bodies ) );
+	cnChangeBodyMass( world, b, &data );
 	return true;
 }
 

@@ -13,13 +13,16 @@ typedef struct cnFinalizeTask
 	double timeStep;
 	// per shape: 1 when its fat box moved (cnComputeBodyShapeBoxes)
 	uint8_t* moved;
+	// per worker: awake bodies and moved shapes counted (integers: the sums are exact in any grouping)
+	int awake[CN_MAX_WORKERS];
+	int movedCount[CN_MAX_WORKERS];
 } cnFinalizeTask;
 
 // Bodies [start, end): each touches only itself and its own shapes.
 static void cnFinalizeRange( int start, int end, int workerIndex, void* context )
 {
-	(void)workerIndex;
 	cnFinalizeTask* t = context;
+	int awake = 0, movedCount = 0;
 	cnWorld* world = t->world;
 	double linearThreshold = world->def.sleepLinearThreshold;
 	double angularThreshold = world->def.sleepAngularThreshold;
@@ -53,7 +56,14 @@ static void cnFinalizeRange( int start, int end, int workerIndex, void* context 
 
 		// shape boxes at the new pose, fat boxes swept over the next step's expected motion
 		cnComputeBodyShapeBoxes( world, body, cnMulSV( timeStep, body->v ), t->moved );
+		awake += 1;
+		for ( int s = body->firstShape; s >= 0; s = world->shapes[s].nextShape )
+		{
+			movedCount += t->moved[s];
+		}
 	}
+	t->awake[workerIndex] += awake;
+	t->movedCount[workerIndex] += movedCount;
 }
 
 // Bodies per range of the parallel pass.
@@ -67,32 +77,24 @@ void cnFinalizeBodies( cnWorld* world, double timeStep )
 {
 	// per body in parallel: forces, sleep timers, boxes
 	uint8_t* moved = world->shapeCount > 0 ? cnArena_Alloc( &world->arena, (size_t)world->shapeCount ) : NULL;
-	cnFinalizeTask task = { world, timeStep, moved };
+	cnFinalizeTask task = { world, timeStep, moved, { 0 }, { 0 } };
 	cnParallelFor( world, world->bodyCount, CN_FINALIZE_MIN_RANGE, cnFinalizeRange, &task );
+	int awake = 0, movedCount = 0;
+	for ( int w = 0; w < CN_MAX_WORKERS; ++w )
+	{
+		awake += task.awake[w];
+		movedCount += task.movedCount[w];
+	}
+	world->stats.awakeBodyCount = awake;
 
 	// then the broad-phase tree, serially in body order (the tree's shape depends on the order of
 	// its moves, and the next broad phase on the tree's shape). When a good part of the movable tree
 	// moved (a falling pile), the leaves take their boxes in place and the tree is rebuilt once: a
 	// binned SAH build of n leaves costs less than removing and inserting a quarter of them, and
 	// makes a better tree for the next step's queries than thousands of local repairs.
-	int awake = 0, movedCount = 0;
-	for ( int i = 0; i < world->bodyCount; ++i )
-	{
-		const cnBody* body = world->bodies + i;
-		if ( body->alive == false || body->type == cnBody_static || body->awake == false )
-		{
-			continue;
-		}
-		awake += 1;
-		for ( int s = body->firstShape; s >= 0; s = world->shapes[s].nextShape )
-		{
-			movedCount += moved[s];
-		}
-	}
-	world->stats.awakeBodyCount = awake;
 	cnBroadPhase* bp = &world->broadPhase;
-	bool rebuild = movedCount >= CN_REBUILD_MIN_MOVES && 4 * movedCount >= cnBroadPhase_GetProxyCount( bp, cnProxy_movable ) &&
-				   cnBroadPhase_BeginMoves( bp );
+	bool rebuild = movedCount >= CN_REBUILD_MIN_MOVES &&
+				   4 * movedCount >= cnBroadPhase_GetProxyCount( bp, cnProxy_movable ) && cnBroadPhase_BeginMoves( bp );
 	for ( int i = 0; i < world->bodyCount && movedCount > 0; ++i )
 	{
 		const cnBody* body = world->bodies + i;

@@ -332,6 +332,12 @@ void cnApplyBodyMass( cnBody* b, const cnBodyMass* m )
 	b->v = cnAdd( b->v, cnCross( b->w, cnSub( b->center, oldCenter ) ) );
 }
 
+void cnChangeBodyMass( cnWorld* world, cnBody* b, const cnBodyMass* m )
+{
+	cnApplyBodyMass( b, m );
+	cnForgetRecycledContacts( world, (int)( b - world->bodies ) );
+}
+
 bool cnUpdateBodyMass( cnWorld* world, cnBody* b )
 {
 	cnBodyMass m;

@@ -45,6 +45,10 @@ bool cnComputeBodyMass( const cnWorld* world, const cnBody* body, const cnShape*
 /// centre and its velocity follow).
 void cnApplyBodyMass( cnBody* body, const cnBodyMass* mass );
 
+/// cnApplyBodyMass for a body that may touch others: its contacts also collide afresh at the next
+/// narrow phase (recycled manifolds hang from the old centre of mass).
+void cnChangeBodyMass( cnWorld* world, cnBody* body, const cnBodyMass* mass );
+
 /// Recomputes mass, centre of mass and inertia of a body from its shapes and mass override,
 /// keeping its origin fixed. Returns what cnComputeBodyMass returns; the result is applied either
 /// way (callers that can refuse a change check first).

@@ -142,7 +142,7 @@ bool cnShape_SetMaterial( cnWorld* world, cnShapeId id, cnMaterialId material )
 			cnPrefixError( "with material %d on this shape ", material );
 			return false;
 		}
-		cnApplyBodyMass( body, &mass );
+		cnChangeBodyMass( world, body, &mass );
 	}
 	cnRemixContacts( world, id.index );
 	if ( body->type != cnBody_static )

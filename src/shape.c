@@ -352,9 +352,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->fatAABB.upper = cnAdd( s->fatAABB.upper, cnV3( margin, margin, margin ) );
 	s->proxyKey = cnBroadPhase_CreateProxy( &world->broadPhase, s->fatAABB, index, body->type == cnBody_static );
 
-	cnApplyBodyMass( body, &mass );
-	// the centre of mass may have moved: the body's recycled manifolds would turn about the old one
-	cnForgetRecycledContacts( world, (int)( body - world->bodies ) );
+	cnChangeBodyMass( world, body, &mass );
 	if ( body->type != cnBody_static )
 	{
 		cnWakeBody( world, body );
@@ -460,8 +458,7 @@ bool cnDestroyShape( cnWorld* world, cnShapeId id )
 	body->shapeCount -= 1;
 	cnFreeShape( world, id.index );
 
-	cnApplyBodyMass( body, &mass );
-	cnForgetRecycledContacts( world, (int)( body - world->bodies ) );
+	cnChangeBodyMass( world, body, &mass );
 	cnWakeBody( world, body );
 	return true;
 }

@@ -628,11 +628,6 @@ static void cnPutWorld( cnSnapWriter* w, const cnWorld* world )
 	cnEndSection( w, section );
 }
 
-static bool cnFinite3( cnVec3 v )
-{
-	return isfinite( v.x ) && isfinite( v.y ) && isfinite( v.z );
-}
-
 bool cnSnapshotUnitQuat( cnQuat q )
 {
 	double n = cnQuatLength( q );
@@ -641,21 +636,21 @@ bool cnSnapshotUnitQuat( cnQuat q )
 
 bool cnSnapshotFiniteBody( const cnBody* b )
 {
-	return cnFinite3( b->xf.p ) && cnSnapshotUnitQuat( b->xf.q ) && cnFinite3( b->center ) && cnFinite3( b->localCenter ) &&
-		   cnFinite3( b->v ) && cnFinite3( b->w ) && cnFinite3( b->force ) && cnFinite3( b->torque ) &&
-		   isfinite( b->mass ) && isfinite( b->invMass ) && cnFinite3( b->inertia.cx ) && cnFinite3( b->inertia.cy ) &&
-		   cnFinite3( b->inertia.cz ) && cnFinite3( b->invInertia.cx ) && cnFinite3( b->invInertia.cy ) &&
-		   cnFinite3( b->invInertia.cz ) && isfinite( b->massOverride ) && cnFinite3( b->userCenter ) &&
-		   cnFinite3( b->userInertia.cx ) && cnFinite3( b->userInertia.cy ) && cnFinite3( b->userInertia.cz ) &&
+	return cnIsValidVec3( b->xf.p ) && cnSnapshotUnitQuat( b->xf.q ) && cnIsValidVec3( b->center ) && cnIsValidVec3( b->localCenter ) &&
+		   cnIsValidVec3( b->v ) && cnIsValidVec3( b->w ) && cnIsValidVec3( b->force ) && cnIsValidVec3( b->torque ) &&
+		   isfinite( b->mass ) && isfinite( b->invMass ) && cnIsValidVec3( b->inertia.cx ) && cnIsValidVec3( b->inertia.cy ) &&
+		   cnIsValidVec3( b->inertia.cz ) && cnIsValidVec3( b->invInertia.cx ) && cnIsValidVec3( b->invInertia.cy ) &&
+		   cnIsValidVec3( b->invInertia.cz ) && isfinite( b->massOverride ) && cnIsValidVec3( b->userCenter ) &&
+		   cnIsValidVec3( b->userInertia.cx ) && cnIsValidVec3( b->userInertia.cy ) && cnIsValidVec3( b->userInertia.cz ) &&
 		   isfinite( b->gravityScale ) && isfinite( b->linearDamping ) && isfinite( b->angularDamping ) &&
-		   isfinite( b->drag ) && isfinite( b->maxExtent ) && isfinite( b->sleepTime ) && cnFinite3( b->xf0.p ) &&
-		   isfinite( cnQuatLength( b->xf0.q ) ) && cnFinite3( b->center0 );
+		   isfinite( b->drag ) && isfinite( b->maxExtent ) && isfinite( b->sleepTime ) && cnIsValidVec3( b->xf0.p ) &&
+		   isfinite( cnQuatLength( b->xf0.q ) ) && cnIsValidVec3( b->center0 );
 }
 
 bool cnSnapshotFiniteJoint( const cnJoint* j )
 {
-	bool finite = cnFinite3( j->localAnchorA ) && cnFinite3( j->localAnchorB ) && cnSnapshotUnitQuat( j->localFrameA ) &&
-				  cnSnapshotUnitQuat( j->localFrameB ) && cnFinite3( j->force ) && cnFinite3( j->torque ) &&
+	bool finite = cnIsValidVec3( j->localAnchorA ) && cnIsValidVec3( j->localAnchorB ) && cnSnapshotUnitQuat( j->localFrameA ) &&
+				  cnSnapshotUnitQuat( j->localFrameB ) && cnIsValidVec3( j->force ) && cnIsValidVec3( j->torque ) &&
 				  isfinite( j->lower ) && isfinite( j->upper ) && isfinite( j->motorSpeed ) && isfinite( j->maxMotorForce ) &&
 				  isfinite( j->stiffness ) && isfinite( j->damping ) && isfinite( j->rest ) && isfinite( j->minLength ) &&
 				  isfinite( j->swingAngle ) && isfinite( j->linearError ) && isfinite( j->angularError ) &&
@@ -670,15 +665,15 @@ bool cnSnapshotFiniteJoint( const cnJoint* j )
 bool cnSnapshotFinitePoint( const cnManifoldPoint* p )
 {
 	// each number alone: a sum of large finite ones could overflow
-	return cnFinite3( p->point ) && cnFinite3( p->normal ) && cnFinite3( p->anchorA ) && cnFinite3( p->anchorB ) &&
+	return cnIsValidVec3( p->point ) && cnIsValidVec3( p->normal ) && cnIsValidVec3( p->anchorA ) && cnIsValidVec3( p->anchorB ) &&
 		   isfinite( p->separation ) && isfinite( p->normalImpulse ) && isfinite( p->tangentImpulse1 ) &&
 		   isfinite( p->tangentImpulse2 ) && isfinite( p->maxNormalImpulse ) && isfinite( p->relativeVelocity );
 }
 
 bool cnSnapshotFiniteBoxes( const cnShape* s )
 {
-	return cnFinite3( s->aabb.lower ) && cnFinite3( s->aabb.upper ) && cnFinite3( s->fatAABB.lower ) &&
-		   cnFinite3( s->fatAABB.upper );
+	return cnIsValidVec3( s->aabb.lower ) && cnIsValidVec3( s->aabb.upper ) && cnIsValidVec3( s->fatAABB.lower ) &&
+		   cnIsValidVec3( s->fatAABB.upper );
 }
 
 // False (the error set) when the world holds what the reader would refuse as not finite, which a
@@ -719,7 +714,7 @@ static bool cnCheckFinite( const cnWorld* world )
 		for ( int k = 0; k < c->manifoldCount; ++k )
 		{
 			const cnManifold* m = cnContactManifold( c, k );
-			bool finite = cnFinite3( m->normal );
+			bool finite = cnIsValidVec3( m->normal );
 			for ( int j = 0; j < m->pointCount && finite; ++j )
 			{
 				finite = cnSnapshotFinitePoint( m->points + j );

@@ -74,16 +74,6 @@ static int cnGetEnum( cnSnapReader* r, const char* what, int count )
 	return cnGetIndex( r, what, 0, count );
 }
 
-static bool cnFiniteVec3( cnVec3 v )
-{
-	return isfinite( v.x ) && isfinite( v.y ) && isfinite( v.z );
-}
-
-static bool cnUnitQuat( cnQuat q )
-{
-	return cnSnapshotUnitQuat( q );
-}
-
 // ---------------------------------------------------------------------------------------------
 // geometry
 
@@ -539,7 +529,7 @@ static bool cnCheckShape( cnSnapReader* r, const cnWorld* world, const cnShape* 
 	{
 		return cnSnapFail( r, "shape %d: %s", i, cnGetError() );
 	}
-	if ( g->type == cnShape_plane && ( cnFiniteVec3( g->normal ) == false || fabs( cnLength( g->normal ) - 1.0 ) > 1e-9 ||
+	if ( g->type == cnShape_plane && ( cnIsValidVec3( g->normal ) == false || fabs( cnLength( g->normal ) - 1.0 ) > 1e-9 ||
 									   isfinite( g->offset ) == false ) )
 	{
 		return cnSnapFail( r, "shape %d: a plane without a unit normal", i );
@@ -575,7 +565,7 @@ static void cnGetManifold( cnSnapReader* r, cnManifold* m )
 			cnSnapFail( r, "a manifold point that is not finite" );
 		}
 	}
-	if ( cnFiniteVec3( m->normal ) == false )
+	if ( cnIsValidVec3( m->normal ) == false )
 	{
 		cnSnapFail( r, "a manifold normal that is not finite" );
 	}
@@ -621,11 +611,11 @@ static void cnGetContact( cnSnapReader* r, cnContact* c )
 	// (the relative one, a product of two, gets twice the tolerance)
 	double relative = cnQuatLength( c->madePose.q );
 	if ( ( c->flags & cnContact_recyclable ) &&
-		 ( cnUnitQuat( c->rotationA ) == false || cnUnitQuat( c->rotationB ) == false || !( fabs( relative - 1.0 ) <= 3e-6 ) ) )
+		 ( cnSnapshotUnitQuat( c->rotationA ) == false || cnSnapshotUnitQuat( c->rotationB ) == false || !( fabs( relative - 1.0 ) <= 3e-6 ) ) )
 	{
 		cnSnapFail( r, "a contact's recycling rotation that is not a unit quaternion" );
 	}
-	if ( cnFiniteVec3( c->madePose.p ) == false || isfinite( c->madeMargin ) == false )
+	if ( cnIsValidVec3( c->madePose.p ) == false || isfinite( c->madeMargin ) == false )
 	{
 		cnSnapFail( r, "a contact's recycling pose that is not finite" );
 	}
@@ -702,8 +692,8 @@ static void cnGetForce( cnSnapReader* r, cnForce* f )
 	d->t1 = cnGetF64( r );
 	f->generation = cnGetU32( r );
 	f->alive = cnGetBool( r );
-	if ( f->alive && ( cnFiniteVec3( d->localPoint ) == false || cnFiniteVec3( d->vector ) == false ||
-					   cnFiniteVec3( d->targetPoint ) == false || isnan( d->t0 ) || isnan( d->t1 ) ) )
+	if ( f->alive && ( cnIsValidVec3( d->localPoint ) == false || cnIsValidVec3( d->vector ) == false ||
+					   cnIsValidVec3( d->targetPoint ) == false || isnan( d->t0 ) || isnan( d->t1 ) ) )
 	{
 		cnSnapFail( r, "a force with a number out of range" );
 	}
@@ -1125,7 +1115,7 @@ static cnWorld* cnGetWorld( cnSnapReader* r )
 			cnSnapFail( r, "the method's state is out of range" );
 		}
 	}
-	if ( r->failed == false && ( cnFiniteVec3( world->gravity ) == false || isfinite( world->time ) == false ||
+	if ( r->failed == false && ( cnIsValidVec3( world->gravity ) == false || isfinite( world->time ) == false ||
 								 world->stepCount < 0 || s->stepCount < 0 ) )
 	{
 		cnSnapFail( r, "the world's gravity, time or step count is out of range" );

@@ -189,8 +189,8 @@ static void testTeleport( void )
 	cnDestroyWorld( s.world );
 }
 
-// A mass change or a new shape moves the centre of mass the anchors hang from: the next step
-// collides afresh. With a second cube on top (a 1 x 1 x 2 column, centre at z = 1), the column
+// A mass change, a new shape or a denser material moves the centre of mass the anchors hang from:
+// the next step collides afresh. With a second cube on top (a 1 x 1 x 2 column, centre at z = 1), the column
 // rests at the same height as in the world that collides every step.
 static void testForget( void )
 {
@@ -213,6 +213,16 @@ static void testForget( void )
 	CHECK( stepCountingRecycled( s.world, 1 ) == 0 );
 	stepCountingRecycled( s.world, 119 );
 	stepCountingRecycled( off.world, 120 );
+
+	// a denser material on the top cube moves the centre of mass down: collide afresh
+	cnMaterialDef dense = cnDefaultMaterialDef();
+	dense.density = 3000.0;
+	cnMaterialId heavy = cnCreateMaterial( s.world, &dense );
+	cnShapeId shapes[2];
+	CHECK( cnBody_GetShapes( s.world, s.box, shapes, 2 ) == 2 );
+	CHECK( cnShape_SetMaterial( s.world, shapes[1], heavy ) );
+	CHECK( stepCountingRecycled( s.world, 1 ) == 0 );
+	CHECK( stepCountingRecycled( s.world, 10 ) > 0 );
 	cnVec3 a = cnBody_GetPosition( s.world, s.box );
 	cnVec3 b = cnBody_GetPosition( off.world, off.box );
 	CHECK_NEAR( a.z, 0.5, 0.005 );
