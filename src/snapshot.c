@@ -22,7 +22,7 @@
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 // (cnWorldDef's last four fields, the workers and a user scheduler, are how a world runs, not its
 // state: they are not saved, a loaded world has one worker, and results do not depend on them)
-_Static_assert( sizeof( cnWorldDef ) == 248, "cnWorldDef changed: update the snapshot (snapshot.c)" );
+_Static_assert( sizeof( cnWorldDef ) == 256, "cnWorldDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnBody ) == 672, "cnBody changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnShape ) == 320, "cnShape changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnContact ) == 976, "cnContact changed: update the snapshot (snapshot.c)" );
@@ -138,6 +138,7 @@ static void cnPutWorldDef( cnSnapWriter* w, const cnWorldDef* d )
 	cnPutF64( w, s->impulse.contactHertz );
 	cnPutF64( w, s->impulse.contactDampingRatio );
 	cnPutF64( w, s->impulse.maxPushVelocity );
+	cnPutI32( w, s->impulse.relaxIterations );
 	cnPutI32( w, (int32_t)s->velocity.lcpSolver );
 	cnPutI32( w, (int32_t)s->velocity.integrator );
 	cnPutBool( w, s->velocity.positionCorrection );

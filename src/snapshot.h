@@ -9,7 +9,7 @@
 #define CN_SNAPSHOT_MAGIC "CAIRNSNP"
 
 /// Format version: bumped whenever what is written changes; the reader takes this version only.
-#define CN_SNAPSHOT_VERSION 2u
+#define CN_SNAPSHOT_VERSION 3u
 
 /// Most records of one kind a snapshot may hold (bodies, shapes, contacts, joints, forces, ...).
 #define CN_SNAPSHOT_MAX_RECORDS ( 1 << 26 )

@@ -256,6 +256,7 @@ static cnWorldDef cnGetWorldDef( cnSnapReader* r )
 	s->impulse.contactHertz = cnGetF64( r );
 	s->impulse.contactDampingRatio = cnGetF64( r );
 	s->impulse.maxPushVelocity = cnGetF64( r );
+	s->impulse.relaxIterations = cnGetI32( r );
 	s->velocity.lcpSolver = (cnLcpSolver)cnGetEnum( r, "lcp solver", 2 );
 	s->velocity.integrator = (cnIntegrator)cnGetEnum( r, "integrator", 2 );
 	s->velocity.positionCorrection = cnGetBool( r );

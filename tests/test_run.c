@@ -97,9 +97,10 @@ static void test_frames( void )
 		CHECK( log.index[i] == 2 * i );
 		// the time is the sum of the steps: exact to round-off of 8 i additions
 		CHECK_NEAR( log.time[i], 0.2 * i, 1e-14 );
-		// symplectic Euler free fall over N sub-steps of h (8 per step: the impulse method's default):
-		// z_N = z0 - g h^2 N (N + 1) / 2
-		double n = 8.0 * 8.0 * i, h = 0.025 / 8.0;
+		// symplectic Euler free fall over N sub-steps of h (the impulse method's default count a
+		// step): z_N = z0 - g h^2 N (N + 1) / 2
+		double subSteps = cnWorld_GetDef( world ).settings.impulse.subSteps;
+		double n = 8.0 * subSteps * i, h = 0.025 / subSteps;
 		CHECK_NEAR( log.z[i], 10.0 - 10.0 * h * h * n * ( n + 1.0 ) / 2.0, 1e-12 );
 	}
 	CHECK( cnWorld_GetTime( world ) == log.time[5] );

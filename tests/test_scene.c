@@ -71,6 +71,7 @@ static void test_full_scene_settings( void )
 
 	cnWorldDef def = cnWorld_GetDef( scene->world );
 	CHECK( def.settings.impulse.subSteps == 8 );
+	CHECK( def.settings.impulse.relaxIterations == 3 );
 	CHECK( def.enableSleep == false );
 	cnVec3 g = cnWorld_GetGravity( scene->world );
 	CHECK( g.x == 0.0 && g.y == 0.0 && g.z == -9.81 );
@@ -240,6 +241,7 @@ static void test_minimal_scene_defaults( void )
 	CHECK( scene->duration == 5.0 );
 	CHECK( scene->fps == 60.0 );
 	CHECK( cnWorld_GetDef( scene->world ).settings.impulse.subSteps == cnDefaultWorldDef().settings.impulse.subSteps );
+	CHECK( cnWorld_GetDef( scene->world ).settings.impulse.relaxIterations == cnDefaultWorldDef().settings.impulse.relaxIterations );
 	CHECK( cnWorld_GetDef( scene->world ).enableSleep );
 	cnVec3 g = cnWorld_GetGravity( scene->world );
 	CHECK( g.x == 0.0 && g.y == 0.0 && g.z == -9.81 );
@@ -371,6 +373,7 @@ static void test_error_classes( void )
 	cnExpectError( "{ \"cairn\": 1, \"bodies\": [ " BODY( "\"mass\": 1, \"type\": \"static\"," ) " ] }",
 				   "bodies[0].mass: only dynamic bodies have a mass", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"substeps\": 0 }", "substeps: must be in [1, 64]", NULL );
+	cnExpectError( "{ \"cairn\": 1, \"relax_iterations\": 17 }", "relax_iterations: must be in [1, 16]", NULL );
 	cnExpectError( "{ \"cairn\": 1, \"sleep\": 1 }", "sleep: expected true or false, got a number", NULL );
 	cnExpectError(
 		"{ \"cairn\": 1, \"bodies\": [ " BODY( "\"forces\": [ { \"vector\": [1, 0, 0], \"magnitude\": 2 } ]," ) " ] }",

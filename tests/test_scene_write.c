@@ -57,6 +57,9 @@ static void cnCheckRoundTrip( const char* path, int steps )
 		CHECK( cnWorld_GetBodyCount( again->world ) == cnWorld_GetBodyCount( scene->world ) );
 		CHECK( cnWorld_GetJointCount( again->world ) == cnWorld_GetJointCount( scene->world ) );
 		CHECK( again->timeStep == scene->timeStep && again->fps == scene->fps && again->duration == scene->duration );
+		cnImpulseSettings ia = cnWorld_GetDef( scene->world ).settings.impulse;
+		cnImpulseSettings ib = cnWorld_GetDef( again->world ).settings.impulse;
+		CHECK( ia.subSteps == ib.subSteps && ia.relaxIterations == ib.relaxIterations );
 		int firstDiff = -1;
 		for ( int i = 0; i <= steps && firstDiff < 0; ++i )
 		{
@@ -105,7 +108,7 @@ static void testRoundTripJoints( void )
 // Written at t = 0.5 s: the reloaded world's poses are the original's bit for bit and its
 // velocities to within 1e-12 (the origin's velocity is written, the centre of mass's kept); it then
 // continues like the original for a few steps to within 1e-9 while nothing touches (the balls in
-// flight), and to within 1e-5 where resting contacts and joints are solved: the impulse method
+// flight), and to within 3e-5 where resting contacts and joints are solved: the impulse method
 // starts those from last step's impulses (warm starting), which a scene does not hold, so the first
 // steps after the write converge to a slightly different point of the solver's tolerance.
 static void testWriteMidRun( void )
@@ -113,8 +116,9 @@ static void testWriteMidRun( void )
 	const char* paths[] = { CN_SCENES "bouncing_balls.json", CN_SCENES "can_toss.json",
 							CAIRN_SOURCE_DIR "/tests/data/joints_all.json" };
 	// a scene carries no contact impulses, so the rewritten world starts its contacts cold: resting
-	// cans differ by what the warm start of their friction and twist moves them in three steps
-	const double tolerance[] = { 1e-9, 3e-5, 1e-5 };
+	// cans differ by what the warm start of their friction and twist moves them in three steps, and
+	// the joints by what 4 sub-steps of 4 passes (warm start, solve, two relax) leave unconverged
+	const double tolerance[] = { 1e-9, 3e-5, 3e-5 };
 	for ( int p = 0; p < 3; ++p )
 	{
 		cnScene* scene = cnLoadScene( paths[p] );

@@ -222,6 +222,9 @@ typedef struct cnImpulseSettings
 	double contactDampingRatio;
 	/// maximum speed at which overlap is pushed out, m/s
 	double maxPushVelocity;
+	/// rigid (relax) passes over the contacts and joints per sub-step, after the positions move, 1 to
+	/// 16: the second lets 4 sub-steps hold a 20-box tower that 1 pass lets fall (docs/methods.md)
+	int relaxIterations;
 } cnImpulseSettings;
 
 /// Settings of the velocity-level methods (lcp, velocity-projection, gr-lcp, gr-velocity-projection).

@@ -52,7 +52,7 @@ class ShapeId(Structure):
 class ImpulseSettings(Structure):
     """cnImpulseSettings"""
     _fields_ = [("subSteps", c_int), ("simd", c_int), ("contactHertz", c_double), ("contactDampingRatio", c_double),
-                ("maxPushVelocity", c_double)]
+                ("maxPushVelocity", c_double), ("relaxIterations", c_int)]
 
 
 class VelocitySettings(Structure):

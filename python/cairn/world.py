@@ -326,11 +326,13 @@ class World:
     also freed when garbage collected."""
 
     def __init__(self, method="impulse", gravity=(0.0, 0.0, -9.81), *, planar=False, sleep=True,
-                 continuous=True, substeps=None, workers=1, time_step=1.0 / 120.0, duration=5.0, fps=60.0):
+                 continuous=True, substeps=None, relax_iterations=None, workers=1, time_step=1.0 / 120.0,
+                 duration=5.0, fps=60.0):
         """Creates an empty world. method: a contact method name (cairn.methods()); gravity in
         m/s^2 (z up); planar: bodies move in the xy-plane only; sleep: bodies at rest may sleep;
         continuous: fast bodies are swept so they do not tunnel; substeps: the impulse method's
-        sub-steps (library default when None); workers: threads that run the step (results do not
+        sub-steps (library default when None); relax_iterations: its rigid passes per sub-step
+        (library default when None); workers: threads that run the step (results do not
         depend on it). time_step, duration and fps are the defaults of step() and run()."""
         self._ptr = None
         self._scene = None
@@ -344,6 +346,8 @@ class World:
         world_def.enableContinuous = bool(continuous)
         if substeps is not None:
             world_def.settings.impulse.subSteps = int(substeps)
+        if relax_iterations is not None:
+            world_def.settings.impulse.relaxIterations = int(relax_iterations)
         world_def.workerCount = int(workers)
         ptr = L.cnCreateWorld(ctypes.byref(world_def))
         _lib.check(ptr)

@@ -13,7 +13,7 @@
 #define CN_EDGE_PARALLEL_SIN 1e-5
 // Resting boxes see several axes with nearly equal separation (a face of A, the parallel face
 // of B, edge crosses lying in that face's plane). B's face is used only when it separates by
-// more than A's plus 2% of its size, an edge cross only when it beats the chosen face by 5%,
+// more than A's plus 2% of its size, an edge cross only when it beats the better face by 5%,
 // each plus CN_ABS_TOL times the smallest half extent, so the choice does not follow rounding
 // noise from step to step.
 #define CN_FACE_REL_TOL 0.02
@@ -294,7 +294,10 @@ void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, 
 
 	// the best face: A's unless B's is clearly better
 	bool useB = sepB > sepA + CN_FACE_REL_TOL * fabs( sepA ) + absTol;
-	double sepFace = useB ? sepB : sepA;
+	// an edge cross must beat the better of the two faces, not only the face chosen: A's face kept
+	// by the tolerance above while B's separates clearly better is still a face contact (a box
+	// tipping over a ledge got a single edge point and sank through the ledge's corner)
+	double sepFace = sepB > sepA ? sepB : sepA;
 
 	if ( edgeI >= 0 && sepE > sepFace + CN_EDGE_REL_TOL * fabs( sepFace ) + absTol )
 	{

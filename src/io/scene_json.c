@@ -392,7 +392,8 @@ static const char* const cnTopKeys[] = {
 	"substeps", "sleep", "materials",   "material_pairs", "no_collide", "bodies",   "$schema",
 	"lcp_solver", "integrator", "planar", "tolerance", "position_correction",
 	"speculative_contacts", "cameras", "joints", "continuous", "on_instability", "max_speed",
-	"max_angular_speed", "max_energy_growth", "workers", "simd", "contact_recycle_distance" };
+	"max_angular_speed", "max_energy_growth", "workers", "simd", "contact_recycle_distance",
+	"relax_iterations" };
 
 // The file's base name without directories and a ".json" ending, as the default scene name.
 static char* cnBaseName( const char* path )
@@ -487,6 +488,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	const char* onInstability = NULL;
 	const char* simd = NULL;
 	double subSteps = methods->impulse.subSteps;
+	double relaxIterations = methods->impulse.relaxIterations;
 	double workers = worldDef.workerCount;
 	// one "tolerance" serves both adaptive integrators (penalty and analytic-impulse; constraint)
 	double tolerance = methods->penalty.errorTolerance;
@@ -501,6 +503,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		 cnJsonReadBool( L, root, "sleep", &worldDef.enableSleep ) == false ||
 		 cnJsonReadBool( L, root, "continuous", &worldDef.enableContinuous ) == false ||
 		 cnJsonReadInteger( L, root, "substeps", 1.0, 64.0, &subSteps ) == false ||
+		 cnJsonReadInteger( L, root, "relax_iterations", 1.0, 16.0, &relaxIterations ) == false ||
 		 cnJsonReadInteger( L, root, "workers", 1.0, (double)CN_MAX_WORKERS, &workers ) == false ||
 		 cnJsonReadBool( L, root, "planar", &worldDef.planar ) == false ||
 		 cnJsonReadBool( L, root, "position_correction", &methods->velocity.positionCorrection ) == false ||
@@ -524,6 +527,7 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 		return NULL;
 	}
 	methods->impulse.subSteps = (int)subSteps;
+	methods->impulse.relaxIterations = (int)relaxIterations;
 	worldDef.workerCount = (int)workers;
 	if ( cnJsonField( root, "tolerance" ) != NULL )
 	{

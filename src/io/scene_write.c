@@ -254,6 +254,7 @@ static void cnWriteSettings( cJSON* root, const cnWorld* world )
 	cnAddVec( root, "gravity", cnWorld_GetGravity( world ) );
 	cJSON_AddStringToObject( root, "method", cnMethod_GetName( d.method ) );
 	cnAddNum( root, "substeps", d.settings.impulse.subSteps );
+	cnAddNum( root, "relax_iterations", d.settings.impulse.relaxIterations );
 	if ( d.settings.impulse.simd != cnSimd_auto )
 	{
 		static const char* const names[] = { "auto", "scalar", "sse2", "avx2" };

@@ -50,6 +50,7 @@ int main( void )
 	FIELD( cnImpulseSettings, contactHertz );
 	FIELD( cnImpulseSettings, contactDampingRatio );
 	FIELD( cnImpulseSettings, maxPushVelocity );
+	FIELD( cnImpulseSettings, relaxIterations );
 
 	SIZE( cnVelocitySettings );
 	FIELD( cnVelocitySettings, lcpSolver );

@@ -45,6 +45,18 @@ class FreeFallTest(unittest.TestCase):
             world.step(0.01, steps=200)
             self.check_fall(world, ball, -10.0, 0.01, 4, 100.0, 200)
 
+    def test_relax_iterations(self):
+        # the impulse method's rigid passes per sub-step: 1 to 16, refused with the setting's name
+        # otherwise; a free fall has no contact to relax, so it falls the same with any count
+        with self.assertRaises(cairn.CairnError) as raised:
+            cairn.World(relax_iterations=0)
+        self.assertIn("relaxIterations", str(raised.exception))
+        with cairn.World(gravity=(0, 0, -10), substeps=4, relax_iterations=3) as world:
+            ball = world.add_body(position=(0, 0, 100), name="ball")
+            ball.add_sphere(0.5)
+            world.step(0.01, steps=200)
+            self.check_fall(world, ball, -10.0, 0.01, 4, 100.0, 200)
+
     def test_mass_and_energy(self):
         # a sphere of the default density 1000 kg/m^3: m = 1000 * 4/3 pi r^3; KE = m v^2 / 2; PE = -m g.x
         with cairn.World(gravity=(0, 0, -10)) as world:

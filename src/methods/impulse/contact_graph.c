@@ -393,7 +393,7 @@ static void cnRunGroups( cnStepContext* context, int begin, int end, const cnSol
 static void cnRunPass( cnStepContext* context, const cnSolvePass* pass )
 {
 	cnContactGraph* graph = context->graph;
-	bool reverse = ( context->subStep & 1 ) != 0;
+	bool reverse = ( context->sweep & 1 ) != 0;
 	if ( reverse == false )
 	{
 		cnRunOverflow( context, pass, false );
@@ -417,6 +417,6 @@ void cnWarmStartContacts( cnStepContext* context )
 void cnSolveContacts( cnStepContext* context, bool useBias )
 {
 	cnSolvePass pass = { context->inv_h, context->maxPushVelocity, context->world->def.linearSlop, useBias,
-						 ( context->subStep & 1 ) != 0, context->subStep / 2 };
+						 ( context->sweep & 1 ) != 0, context->sweep / 2 };
 	cnRunPass( context, &pass );
 }

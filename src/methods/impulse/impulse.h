@@ -24,6 +24,11 @@ typedef struct cnBodySim
 	int body;
 } cnBodySim;
 
+// The period of cnStepContext.sweep: even, and a multiple of 2 x every manifold's point count (1 to
+// CN_MAX_MANIFOLD_POINTS) so the wrap changes neither the direction nor any manifold's lead.
+#define CN_SWEEP_PERIOD 1680
+_Static_assert( CN_MAX_MANIFOLD_POINTS <= 8, "CN_SWEEP_PERIOD = 2 x 840 covers manifolds of up to 8 points" );
+
 /// Soft constraint coefficients (Box2D v3 "soft step").
 typedef struct cnSoftness
 {
@@ -147,8 +152,11 @@ typedef struct cnStepContext
 	cnVec3 gravity;
 	// the contact constraints in colours (contact_wide.h)
 	struct cnContactGraph* graph;
-	// the sub-step being solved: odd ones visit the contacts in reverse order (contact_graph.c)
+	// the sub-step being solved within this step
 	int subStep;
+	// the sub-step counted over the world's whole run, modulo CN_SWEEP_PERIOD: odd ones visit the
+	// contacts in reverse order and the lead point walks with it (contact_graph.c)
+	int sweep;
 } cnStepContext;
 
 /// Soft constraint coefficients for a stiffness in Hz, a damping ratio and a time step.
