@@ -134,8 +134,8 @@ static void cnPackConstraint( cnStepContext* context, int k )
 	g->pointCount[lane] = cc->pointCount;
 	g->invMassA[lane] = cc->invMassA;
 	g->invMassB[lane] = cc->invMassB;
-	cnPutInertia( g->invIA, lane, cc->invIA );
-	cnPutInertia( g->invIB, lane, cc->invIB );
+	cnPutInertia( g->invIA, lane, context->sims[cc->indexA].invI );
+	cnPutInertia( g->invIB, lane, context->sims[cc->indexB].invI );
 	g->friction[lane] = cc->friction;
 	g->biasRate[lane] = cc->softness.biasRate;
 	g->massScale[lane] = cc->softness.massScale;

@@ -36,19 +36,20 @@ static bool cnIsSolved( const cnWorld* world, const cnContact* c )
 	return world->bodies[c->bodyA].solverIndex >= 0 || world->bodies[c->bodyB].solverIndex >= 0;
 }
 
-// The anchors of a point, its normal row's angular parts r x n and their images under the inverse
-// inertia, and its effective mass, for the constraint's current normal.
-static void cnSetPointGeometry( const cnContactConstraint* cc, cnConstraintPoint* cp, cnVec3 rA, cnVec3 rB )
+// The anchors of a point and its effective mass for the constraint's current normal. (The row's
+// angular parts r x n are not kept: the SIMD kernel forms them itself, and restitution, which
+// touches few points, forms them again; the constraints stay small for the copies into the lanes.)
+static void cnSetPointGeometry( const cnStepContext* context, const cnContactConstraint* cc, cnConstraintPoint* cp,
+								cnVec3 rA, cnVec3 rB )
 {
+	const cnMat3* invIA = &context->sims[cc->indexA].invI;
+	const cnMat3* invIB = &context->sims[cc->indexB].invI;
 	cnVec3 normal = cc->normal;
 	cp->rA = rA;
 	cp->rB = rB;
-	cp->rnA = cnCross( rA, normal );
-	cp->rnB = cnCross( rB, normal );
-	cp->inA = cnMulMV( cc->invIA, cp->rnA );
-	cp->inB = cnMulMV( cc->invIB, cp->rnB );
+	cnVec3 rnA = cnCross( rA, normal ), rnB = cnCross( rB, normal );
 	// effective mass 1 / (J M^-1 J^T)
-	double k = cc->invMassA + cc->invMassB + cnDot( cp->rnA, cp->inA ) + cnDot( cp->rnB, cp->inB );
+	double k = cc->invMassA + cc->invMassB + cnDot( rnA, cnMulMV( *invIA, rnA ) ) + cnDot( rnB, cnMulMV( *invIB, rnB ) );
 	cp->normalMass = k > 0.0 ? 1.0 / k : 0.0;
 }
 
@@ -56,8 +57,10 @@ static void cnSetPointGeometry( const cnContactConstraint* cc, cnConstraintPoint
 // coupled 2x2 mass, and as a twist about the normal (Box3D's central friction; PhysX's patch
 // friction): one friction row per manifold instead of one per point, which keeps a stack from
 // walking sideways through the small differences of its points' friction impulses.
-static void cnSetFrictionGeometry( cnContactConstraint* cc )
+static void cnSetFrictionGeometry( const cnStepContext* context, cnContactConstraint* cc )
 {
+	const cnMat3* invIA = &context->sims[cc->indexA].invI;
+	const cnMat3* invIB = &context->sims[cc->indexB].invI;
 	cnVec3 centerA = cnVec3_zero, centerB = cnVec3_zero;
 	for ( int j = 0; j < cc->pointCount; ++j )
 	{
@@ -77,8 +80,8 @@ static void cnSetFrictionGeometry( cnContactConstraint* cc )
 	cnVec3 t1 = cc->tangent1, t2 = cc->tangent2;
 	cnVec3 a1 = cnCross( centerA, t1 ), a2 = cnCross( centerA, t2 );
 	cnVec3 b1 = cnCross( centerB, t1 ), b2 = cnCross( centerB, t2 );
-	cnVec3 ia1 = cnMulMV( cc->invIA, a1 ), ia2 = cnMulMV( cc->invIA, a2 );
-	cnVec3 ib1 = cnMulMV( cc->invIB, b1 ), ib2 = cnMulMV( cc->invIB, b2 );
+	cnVec3 ia1 = cnMulMV( *invIA, a1 ), ia2 = cnMulMV( *invIA, a2 );
+	cnVec3 ib1 = cnMulMV( *invIB, b1 ), ib2 = cnMulMV( *invIB, b2 );
 	double m = cc->invMassA + cc->invMassB;
 	double k11 = m + cnDot( a1, ia1 ) + cnDot( b1, ib1 );
 	double k22 = m + cnDot( a2, ia2 ) + cnDot( b2, ib2 );
@@ -89,7 +92,7 @@ static void cnSetFrictionGeometry( cnContactConstraint* cc )
 	cc->tangentMass[1] = -invDet * k12;
 	cc->tangentMass[2] = invDet * k11;
 
-	double kTwist = cnDot( cc->normal, cnMulMV( cc->invIA, cc->normal ) ) + cnDot( cc->normal, cnMulMV( cc->invIB, cc->normal ) );
+	double kTwist = cnDot( cc->normal, cnMulMV( *invIA, cc->normal ) ) + cnDot( cc->normal, cnMulMV( *invIB, cc->normal ) );
 	cc->twistMass = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
 }
 
@@ -173,8 +176,6 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 	const cnBodySim* simB = context->sims + cc->indexB;
 	cc->invMassA = simA->invMass;
 	cc->invMassB = simB->invMass;
-	cc->invIA = simA->invI;
-	cc->invIB = simB->invI;
 
 	// a contact with a static body is stiffer: nothing on the other side gives way
 	cc->softness = ( cc->indexA == dummy || cc->indexB == dummy ) ? context->staticSoftness
@@ -194,20 +195,6 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 	const cnShape* sa = world->shapes + c->shapeA;
 	const cnShape* sb = world->shapes + c->shapeB;
 	cc->spheres = sa->geom.type == cnShape_sphere && sb->geom.type == cnShape_sphere;
-	if ( cc->spheres )
-	{
-		cc->sphereA = cnSub( cnTransformPoint( ba->xf, sa->local.p ), ba->center );
-		cc->sphereB = cnSub( cnTransformPoint( bb->xf, sb->local.p ), bb->center );
-		cc->radiusA = sa->geom.radius;
-		cc->radiusB = sb->geom.radius;
-		cc->centerDelta = cnSub( cnAdd( bb->center, cc->sphereB ), cnAdd( ba->center, cc->sphereA ) );
-		const cnBodyState* startA = context->states + cc->indexA;
-		const cnBodyState* startB = context->states + cc->indexB;
-		cc->startVA = startA->v;
-		cc->startWA = startA->w;
-		cc->startVB = startB->v;
-		cc->startWB = startB->w;
-	}
 
 	const cnBodyState* sA = context->states + cc->indexA;
 	const cnBodyState* sB = context->states + cc->indexB;
@@ -223,14 +210,14 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 
 		cp->separation = mp->separation;
 		cp->startSeparation = mp->separation;
-		cnSetPointGeometry( cc, cp, mp->anchorA, mp->anchorB );
+		cnSetPointGeometry( context, cc, cp, mp->anchorA, mp->anchorB );
 
 		// approach speed before the solve, for restitution
 		cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
 		cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
 		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
 	}
-	cnSetFrictionGeometry( cc );
+	cnSetFrictionGeometry( context, cc );
 	cnFrictionFromPoints( cc );
 }
 
@@ -283,15 +270,40 @@ void cnPrepareContacts( cnStepContext* context )
 	cnPrepareTask task = { context, first };
 	cnParallelFor( world, world->contactCount, 64, cnPrepareTaskFn, &task );
 
-	// the sphere pairs, listed once: the sub-steps visit only them
-	context->sphereConstraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
-	context->sphereConstraintCount = 0;
+	// the sphere pairs, listed once with what turning their normals needs: the sub-steps visit only them
+	int pairCount = 0;
 	for ( int k = 0; k < n; ++k )
 	{
-		if ( context->constraints[k].spheres )
+		pairCount += context->constraints[k].spheres ? 1 : 0;
+	}
+	context->spherePairs = cnArena_Alloc( &world->arena, (size_t)( pairCount > 0 ? pairCount : 1 ) * sizeof( cnSpherePair ) );
+	context->spherePairCount = pairCount;
+	pairCount = 0;
+	for ( int k = 0; k < n; ++k )
+	{
+		const cnContactConstraint* cc = context->constraints + k;
+		if ( cc->spheres == false )
 		{
-			context->sphereConstraints[context->sphereConstraintCount++] = k;
+			continue;
 		}
+		const cnContact* c = world->contacts + cc->contactIndex;
+		const cnBody* ba = world->bodies + c->bodyA;
+		const cnBody* bb = world->bodies + c->bodyB;
+		const cnShape* sa = world->shapes + c->shapeA;
+		const cnShape* sb = world->shapes + c->shapeB;
+		cnSpherePair* pair = context->spherePairs + pairCount++;
+		pair->constraint = k;
+		pair->sphereA = cnSub( cnTransformPoint( ba->xf, sa->local.p ), ba->center );
+		pair->sphereB = cnSub( cnTransformPoint( bb->xf, sb->local.p ), bb->center );
+		pair->radiusA = sa->geom.radius;
+		pair->radiusB = sb->geom.radius;
+		pair->centerDelta = cnSub( cnAdd( bb->center, pair->sphereB ), cnAdd( ba->center, pair->sphereA ) );
+		const cnBodyState* startA = context->states + cc->indexA;
+		const cnBodyState* startB = context->states + cc->indexB;
+		pair->startVA = startA->v;
+		pair->startWA = startA->w;
+		pair->startVB = startB->v;
+		pair->startWB = startB->w;
 	}
 }
 
@@ -299,22 +311,26 @@ void cnPrepareContacts( cnStepContext* context )
 static inline double cnNormalSpeed( const cnBodyState* sA, const cnBodyState* sB, const cnContactConstraint* cc,
 									const cnConstraintPoint* cp )
 {
-	return cnDot( cc->normal, cnSub( sB->v, sA->v ) ) + cnDot( sB->w, cp->rnB ) - cnDot( sA->w, cp->rnA );
+	return cnDot( cc->normal, cnSub( sB->v, sA->v ) ) + cnDot( sB->w, cnCross( cp->rB, cc->normal ) ) -
+		   cnDot( sA->w, cnCross( cp->rA, cc->normal ) );
 }
 
 // Applies a normal impulse lambda n: -lambda n to A and +lambda n to B.
-static inline void cnApplyNormal( cnBodyState* sA, cnBodyState* sB, const cnContactConstraint* cc,
-								  const cnConstraintPoint* cp, double lambda )
+static inline void cnApplyNormal( const cnStepContext* context, cnBodyState* sA, cnBodyState* sB,
+								  const cnContactConstraint* cc, const cnConstraintPoint* cp, double lambda )
 {
+	const cnMat3* invIA = &context->sims[cc->indexA].invI;
+	const cnMat3* invIB = &context->sims[cc->indexB].invI;
 	sA->v = cnMulSub( sA->v, cc->invMassA * lambda, cc->normal );
-	sA->w = cnMulSub( sA->w, lambda, cp->inA );
+	sA->w = cnMulSub( sA->w, lambda, cnMulMV( *invIA, cnCross( cp->rA, cc->normal ) ) );
 	sB->v = cnMulAdd( sB->v, cc->invMassB * lambda, cc->normal );
-	sB->w = cnMulAdd( sB->w, lambda, cp->inB );
+	sB->w = cnMulAdd( sB->w, lambda, cnMulMV( *invIB, cnCross( cp->rB, cc->normal ) ) );
 }
 
 // Friction at the centre after the restitution impulses: both tangents at once, clamped to the disk
 // of radius mu times the total normal impulse.
-static void cnSolveCentralFriction( cnBodyState* sA, cnBodyState* sB, cnContactConstraint* cc )
+static void cnSolveCentralFriction( const cnStepContext* context, cnBodyState* sA, cnBodyState* sB,
+									cnContactConstraint* cc )
 {
 	cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cc->centerA ) );
 	cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cc->centerB ) );
@@ -340,9 +356,9 @@ static void cnSolveCentralFriction( cnBodyState* sA, cnBodyState* sB, cnContactC
 	cc->frictionImpulse[1] = new2;
 	cnVec3 P = cnAdd( cnMulSV( new1 - old1, cc->tangent1 ), cnMulSV( new2 - old2, cc->tangent2 ) );
 	sA->v = cnMulSub( sA->v, cc->invMassA, P );
-	sA->w = cnSub( sA->w, cnMulMV( cc->invIA, cnCross( cc->centerA, P ) ) );
+	sA->w = cnSub( sA->w, cnMulMV( context->sims[cc->indexA].invI, cnCross( cc->centerA, P ) ) );
 	sB->v = cnMulAdd( sB->v, cc->invMassB, P );
-	sB->w = cnAdd( sB->w, cnMulMV( cc->invIB, cnCross( cc->centerB, P ) ) );
+	sB->w = cnAdd( sB->w, cnMulMV( context->sims[cc->indexB].invI, cnCross( cc->centerB, P ) ) );
 }
 
 // The current separation of a point: its separation at the step's start plus the normal motion of
@@ -365,15 +381,16 @@ static void cnFollowSpheresTaskFn( int startIndex, int endIndex, int workerIndex
 	cnStepContext* context = taskContext;
 	for ( int s = startIndex; s < endIndex; ++s )
 	{
-		int i = context->sphereConstraints[s];
+		const cnSpherePair* pair = context->spherePairs + s;
+		int i = pair->constraint;
 		cnContactConstraint* cc = context->constraints + i;
 		const cnBodyState* sA = context->states + cc->indexA;
 		const cnBodyState* sB = context->states + cc->indexB;
 		// the sphere centres now: moved with their bodies' centres and turned with their rotations
-		cnVec3 offsetA = cnRotate( sA->dq, cc->sphereA );
-		cnVec3 offsetB = cnRotate( sB->dq, cc->sphereB );
-		cnVec3 d = cnAdd( cc->centerDelta, cnAdd( cnSub( sB->dp, sA->dp ),
-												 cnSub( cnSub( offsetB, cc->sphereB ), cnSub( offsetA, cc->sphereA ) ) ) );
+		cnVec3 offsetA = cnRotate( sA->dq, pair->sphereA );
+		cnVec3 offsetB = cnRotate( sB->dq, pair->sphereB );
+		cnVec3 d = cnAdd( pair->centerDelta, cnAdd( cnSub( sB->dp, sA->dp ),
+												 cnSub( cnSub( offsetB, pair->sphereB ), cnSub( offsetA, pair->sphereA ) ) ) );
 		double distance = cnLength( d );
 		if ( !( distance > 0.0 ) )
 		{
@@ -385,8 +402,8 @@ static void cnFollowSpheresTaskFn( int startIndex, int endIndex, int workerIndex
 		cc->tangent1 = cnPerp( normal );
 		cc->tangent2 = cnCross( normal, cc->tangent1 );
 		cnConstraintPoint* cp = cc->points;
-		cnSetPointGeometry( cc, cp, cnMulAdd( offsetA, cc->radiusA, normal ), cnMulSub( offsetB, cc->radiusB, normal ) );
-		cnSetFrictionGeometry( cc );
+		cnSetPointGeometry( context, cc, cp, cnMulAdd( offsetA, pair->radiusA, normal ), cnMulSub( offsetB, pair->radiusB, normal ) );
+		cnSetFrictionGeometry( context, cc );
 		// the friction impulse so far, on the turned tangents
 		cnVec3 F = cnAdd( cnMulSV( cc->frictionImpulse[0], oldT1 ), cnMulSV( cc->frictionImpulse[1], oldT2 ) );
 		cc->frictionImpulse[0] = cnDot( F, cc->tangent1 );
@@ -394,10 +411,10 @@ static void cnFollowSpheresTaskFn( int startIndex, int endIndex, int workerIndex
 		cnRebaseFriction( context, i, oldT1, oldT2 );
 		// the separation is exact now; cnCurrentSeparation adds the anchors' motion from here on
 		cp->separation = 0.0;
-		cp->separation = distance - cc->radiusA - cc->radiusB - cnCurrentSeparation( sA, sB, normal, cp );
+		cp->separation = distance - pair->radiusA - pair->radiusB - cnCurrentSeparation( sA, sB, normal, cp );
 		// the approach speed before the step's impulses, along the normal of the meeting
-		cnVec3 vA = cnAdd( cc->startVA, cnCross( cc->startWA, cp->rA ) );
-		cnVec3 vB = cnAdd( cc->startVB, cnCross( cc->startWB, cp->rB ) );
+		cnVec3 vA = cnAdd( pair->startVA, cnCross( pair->startWA, cp->rA ) );
+		cnVec3 vB = cnAdd( pair->startVB, cnCross( pair->startWB, cp->rB ) );
 		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
 		cnPackGeometry( context, i );
 	}
@@ -405,7 +422,7 @@ static void cnFollowSpheresTaskFn( int startIndex, int endIndex, int workerIndex
 
 void cnFollowSpheres( cnStepContext* context )
 {
-	cnParallelFor( context->world, context->sphereConstraintCount, 32, cnFollowSpheresTaskFn, context );
+	cnParallelFor( context->world, context->spherePairCount, 32, cnFollowSpheresTaskFn, context );
 }
 
 void cnApplyRestitution( cnStepContext* context )
@@ -450,14 +467,14 @@ void cnApplyRestitution( cnStepContext* context )
 			impulse = newImpulse - cp->normalImpulse;
 			cp->normalImpulse = newImpulse;
 			cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
-			cnApplyNormal( sA, sB, cc, cp, impulse );
+			cnApplyNormal( context, sA, sB, cc, cp, impulse );
 			bounced = true;
 		}
 		// friction acts over the whole impact, the restitution part included: a sliding impact
 		// changes the tangential speed by mu (1 + e) |vn|
 		if ( bounced )
 		{
-			cnSolveCentralFriction( sA, sB, cc );
+			cnSolveCentralFriction( context, sA, sB, cc );
 		}
 	}
 }

@@ -42,9 +42,6 @@ typedef struct cnSoftness
 typedef struct cnConstraintPoint
 {
 	cnVec3 rA, rB;
-	// r x n for each body and the inverse inertia times it
-	cnVec3 rnA, rnB;
-	cnVec3 inA, inB;
 	// separation at the start of the step (for a sphere pair: at the last cnFollowSpheres, less the
 	// anchors' motion so far); the current one adds the normal motion of the anchors
 	double separation;
@@ -60,18 +57,26 @@ typedef struct cnConstraintPoint
 	double leverArm;
 } cnConstraintPoint;
 
-typedef struct cnContactConstraint
+/// What a pair of spheres keeps for turning its normal through the step (cnFollowSpheres); kept
+/// apart from its constraint, which stays small for the many pairs that are not spheres.
+typedef struct cnSpherePair
 {
-	int indexA, indexB;
-	// a pair of spheres: its normal follows the line of centres through the step (sphereA, sphereB:
-	// the sphere centres relative to the bodies' centres of mass at the step's start; radii)
-	bool spheres;
+	// the constraint
+	int constraint;
+	// the sphere centres relative to the bodies' centres of mass at the step's start; radii
 	cnVec3 sphereA, sphereB;
 	double radiusA, radiusB;
 	// the line from A's sphere centre to B's at the step's start, and both bodies' velocities then
 	// (the approach speed along the turned normal is measured with them)
 	cnVec3 centerDelta;
 	cnVec3 startVA, startWA, startVB, startWB;
+} cnSpherePair;
+
+typedef struct cnContactConstraint
+{
+	int indexA, indexB;
+	// a pair of spheres: its normal follows the line of centres through the step (cnSpherePair)
+	bool spheres;
 	// relative acceleration of B with respect to A along the normal from gravity and forces, for the
 	// energy of a bounce
 	double normalAcceleration;
@@ -88,8 +93,8 @@ typedef struct cnContactConstraint
 	double tangentMass[3];
 	double frictionImpulse[2];
 	double twistMass, twistImpulse;
+	// (the inverse inertias are the bodies' own, read from cnStepContext.sims)
 	double invMassA, invMassB;
-	cnMat3 invIA, invIB;
 	cnSoftness softness;
 	cnConstraintPoint points[CN_MAX_MANIFOLD_POINTS];
 } cnContactConstraint;
@@ -133,8 +138,8 @@ typedef struct cnStepContext
 	cnContactConstraint* constraints;
 	int constraintCount;
 	// the constraints between two spheres (cnFollowSpheres turns their normals every sub-step)
-	int* sphereConstraints;
-	int sphereConstraintCount;
+	cnSpherePair* spherePairs;
+	int spherePairCount;
 	cnJointConstraint* joints;
 	int jointCount;
 	// the joints grouped by the bodies they join: group g holds joints
