@@ -16,6 +16,7 @@
 #include "mass.h"
 #include "pair_map.h"
 #include "shape.h"
+#include "task.h"
 #include "world.h"
 
 #include <float.h>
@@ -350,7 +351,6 @@ static bool cnSweepBody( cnWorld* world, int bodyIndex, const cnSweep* sw, bool 
 		}
 		b->w = cnVec3_zero;
 	}
-	world->stats.continuousHitCount += 1;
 	return true;
 }
 
@@ -376,21 +376,29 @@ static bool cnIsCandidate( const cnBody* b )
 	return b->alive && b->type == cnBody_dynamic && b->awake && b->firstShape >= 0;
 }
 
-void cnSolveContinuous( cnWorld* world, double timeStep )
+typedef struct cnContinuousTask
 {
-	if ( world->def.enableContinuous == false ||
-		 cnBroadPhase_GetTree( &world->broadPhase, cnProxy_static )->proxyCount == 0 )
-	{
-		return;
-	}
-	for ( int i = 0; i < world->bodyCount; ++i )
+	cnWorld* world;
+	double timeStep;
+	// per worker: the bodies moved back (integers: the sum is exact in any grouping)
+	int hits[CN_MAX_WORKERS];
+} cnContinuousTask;
+
+// Bodies [start, end) of the fast-body pass. Each sweeps against the static tree alone and writes
+// only its own pose and velocity, so the bodies can go in any order and on any worker.
+static void cnContinuousRange( int start, int end, int workerIndex, void* context )
+{
+	cnContinuousTask* t = context;
+	cnWorld* world = t->world;
+	int hits = 0;
+	for ( int i = start; i < end; ++i )
 	{
 		cnBody* b = world->bodies + i;
 		if ( cnIsCandidate( b ) == false || b->isBullet )
 		{
 			continue;
 		}
-		cnSweep sw = cnMakeSweep( b, timeStep );
+		cnSweep sw = cnMakeSweep( b, t->timeStep );
 		if ( cnIsSweepable( &sw ) == false )
 		{
 			continue;
@@ -404,10 +412,29 @@ void cnSolveContinuous( cnWorld* world, double timeStep )
 		{
 			inner = fmin( inner, cnInnerExtent( &world->shapes[s].geom ) );
 		}
-		if ( motion > CN_FAST_FRACTION * inner )
+		if ( motion > CN_FAST_FRACTION * inner && cnSweepBody( world, i, &sw, false ) )
 		{
-			cnSweepBody( world, i, &sw, false );
+			hits += 1;
 		}
+	}
+	t->hits[workerIndex] += hits;
+}
+
+// Bodies per range of the fast-body pass.
+#define CN_CONTINUOUS_MIN_RANGE 64
+
+void cnSolveContinuous( cnWorld* world, double timeStep )
+{
+	if ( world->def.enableContinuous == false ||
+		 cnBroadPhase_GetTree( &world->broadPhase, cnProxy_static )->proxyCount == 0 )
+	{
+		return;
+	}
+	cnContinuousTask task = { world, timeStep, { 0 } };
+	cnParallelFor( world, world->bodyCount, CN_CONTINUOUS_MIN_RANGE, cnContinuousRange, &task );
+	for ( int w = 0; w < CN_MAX_WORKERS; ++w )
+	{
+		world->stats.continuousHitCount += task.hits[w];
 	}
 }
 
@@ -427,6 +454,7 @@ void cnSolveBullets( cnWorld* world, double timeStep )
 		}
 		if ( cnSweepBody( world, i, &sw, true ) )
 		{
+			world->stats.continuousHitCount += 1;
 			// the finish stage already moved its boxes to the end pose
 			cnUpdateBodyShapes( world, b, cnMulSV( timeStep, b->v ) );
 		}
