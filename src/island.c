@@ -6,8 +6,12 @@
 // touches one of them, and then the whole island wakes together.
 #include "island.h"
 
+#include "arena.h"
+#include "task.h"
 #include "union_find.h"
 #include "world.h"
+
+#include <stdatomic.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,52 +57,139 @@ static int cnAllocSleepIsland( cnWorld* world )
 	return world->sleepIslandCount++;
 }
 
-void cnUpdateSleep( cnWorld* world, double timeStep )
+// The contact pass of the islands stage, on the workers: each touching contact links its bodies in a
+// lock-free union-find and marks what holds them. A link always hangs the larger root under the
+// smaller (a compare-and-swap that retries when another link got there first), so every island ends
+// with its smallest body index as its root whatever order the contacts came in: the grouping and the
+// roots are the serial ones, bit for bit.
+typedef struct cnLinkTask
 {
-	(void)timeStep;
-	int n = world->bodyCount;
-	int* parent = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
-	cnUnionFind_Reset( parent, n );
+	cnWorld* world;
+	atomic_int* parent;
+	// per body: touches something that holds it; touches a moving kinematic body
+	atomic_bool* held;
+	atomic_bool* pushed;
+} cnLinkTask;
 
-	// held[i]: body i touches something that holds it (a static body, a kinematic body at rest, or a
-	// sleeping body). Only an island that something holds may sleep: a free body drifting or
-	// spinning slowly in space keeps its motion, since nothing would stop it.
-	bool* held = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( bool ) );
-	memset( held, 0, (size_t)( n > 0 ? n : 1 ) * sizeof( bool ) );
+// The root of i's set; halves the path on the way (each hop to an ancestor, which stays in the set).
+static int cnLinkFind( atomic_int* parent, int i )
+{
+	for ( ;; )
+	{
+		int p = atomic_load_explicit( parent + i, memory_order_acquire );
+		if ( p == i )
+		{
+			return i;
+		}
+		int gp = atomic_load_explicit( parent + p, memory_order_acquire );
+		if ( gp != p )
+		{
+			atomic_compare_exchange_weak_explicit( parent + i, &p, gp, memory_order_acq_rel, memory_order_relaxed );
+		}
+		i = gp;
+	}
+}
 
-	// link awake dynamic bodies through touching contacts; a moving kinematic body keeps what it
-	// touches awake
-	for ( int i = 0; i < world->contactCount; ++i )
+static void cnLinkUnion( atomic_int* parent, int a, int b )
+{
+	for ( ;; )
+	{
+		int ra = cnLinkFind( parent, a ), rb = cnLinkFind( parent, b );
+		if ( ra == rb )
+		{
+			return;
+		}
+		int low = ra < rb ? ra : rb, high = ra < rb ? rb : ra;
+		int expected = high;
+		if ( atomic_compare_exchange_strong_explicit( parent + high, &expected, low, memory_order_acq_rel,
+													  memory_order_acquire ) )
+		{
+			return;
+		}
+	}
+}
+
+static void cnLinkContactsRange( int start, int end, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	cnLinkTask* t = context;
+	const cnWorld* world = t->world;
+	for ( int i = start; i < end; ++i )
 	{
 		const cnContact* c = world->contacts + i;
 		if ( ( c->flags & cnContact_touching ) == 0 )
 		{
 			continue;
 		}
-		cnBody* a = world->bodies + c->bodyA;
-		cnBody* b = world->bodies + c->bodyB;
+		const cnBody* a = world->bodies + c->bodyA;
+		const cnBody* b = world->bodies + c->bodyB;
 		if ( a->type == cnBody_dynamic && b->type == cnBody_dynamic )
 		{
 			if ( a->awake && b->awake )
 			{
-				cnUnionFind_Union( parent, c->bodyA, c->bodyB );
+				cnLinkUnion( t->parent, c->bodyA, c->bodyB );
 			}
-			held[c->bodyA] = held[c->bodyA] || b->awake == false;
-			held[c->bodyB] = held[c->bodyB] || a->awake == false;
+			if ( b->awake == false )
+			{
+				atomic_store_explicit( t->held + c->bodyA, true, memory_order_relaxed );
+			}
+			if ( a->awake == false )
+			{
+				atomic_store_explicit( t->held + c->bodyB, true, memory_order_relaxed );
+			}
 		}
 		else if ( a->type == cnBody_kinematic && cnLengthSquared( a->v ) + cnLengthSquared( a->w ) > 0.0 )
 		{
-			b->sleepTime = 0.0;
+			// a moving kinematic body keeps what it touches awake
+			atomic_store_explicit( t->pushed + c->bodyB, true, memory_order_relaxed );
 		}
 		else if ( b->type == cnBody_kinematic && cnLengthSquared( b->v ) + cnLengthSquared( b->w ) > 0.0 )
 		{
-			a->sleepTime = 0.0;
+			atomic_store_explicit( t->pushed + c->bodyA, true, memory_order_relaxed );
 		}
 		else
 		{
 			// a static body, or a kinematic one at rest
-			held[c->bodyA] = held[c->bodyA] || a->type != cnBody_dynamic || b->type != cnBody_dynamic;
-			held[c->bodyB] = held[c->bodyB] || a->type != cnBody_dynamic || b->type != cnBody_dynamic;
+			atomic_store_explicit( t->held + c->bodyA, true, memory_order_relaxed );
+			atomic_store_explicit( t->held + c->bodyB, true, memory_order_relaxed );
+		}
+	}
+}
+
+// Contacts per range of the contact pass.
+#define CN_LINK_MIN_RANGE 128
+
+void cnUpdateSleep( cnWorld* world, double timeStep )
+{
+	(void)timeStep;
+	int n = world->bodyCount;
+	size_t slots = (size_t)( n > 0 ? n : 1 );
+
+	// link awake dynamic bodies through touching contacts, on the workers. held[i]: body i touches
+	// something that holds it (a static body, a kinematic body at rest, or a sleeping body). Only an
+	// island that something holds may sleep: a free body drifting or spinning slowly in space keeps
+	// its motion, since nothing would stop it.
+	cnLinkTask link = { world, cnArena_Alloc( &world->arena, slots * sizeof( atomic_int ) ),
+						cnArena_Alloc( &world->arena, slots * sizeof( atomic_bool ) ),
+						cnArena_Alloc( &world->arena, slots * sizeof( atomic_bool ) ) };
+	for ( int i = 0; i < n; ++i )
+	{
+		atomic_init( link.parent + i, i );
+		atomic_init( link.held + i, false );
+		atomic_init( link.pushed + i, false );
+	}
+	cnParallelFor( world, world->contactCount, CN_LINK_MIN_RANGE, cnLinkContactsRange, &link );
+
+	// back to plain arrays for the serial rest (the workers have finished)
+	int* parent = cnArena_Alloc( &world->arena, slots * sizeof( int ) );
+	bool* held = cnArena_Alloc( &world->arena, slots * sizeof( bool ) );
+	for ( int i = 0; i < n; ++i )
+	{
+		parent[i] = atomic_load_explicit( link.parent + i, memory_order_relaxed );
+		held[i] = atomic_load_explicit( link.held + i, memory_order_relaxed );
+		if ( atomic_load_explicit( link.pushed + i, memory_order_relaxed ) )
+		{
+			world->bodies[i].sleepTime = 0.0;
 		}
 	}
 
