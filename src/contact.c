@@ -335,20 +335,30 @@ static bool cnRecycleManifolds( const cnWorld* world, cnContact* c, double margi
 		return false;
 	}
 
-	// the turn of each body since the manifolds were last made or carried
-	cnQuat turnA = cnMulQuat( ba->xf.q, cnConjugate( c->rotationA ) );
-	cnQuat turnB = cnMulQuat( bb->xf.q, cnConjugate( c->rotationB ) );
+	// the turn of each body since the manifolds were last made or carried, as matrices: a matrix
+	// turns each of the many anchors and normals for half the work of a quaternion
+	cnMat3 turnA = cnMat3FromQuat( cnMulQuat( ba->xf.q, cnConjugate( c->rotationA ) ) );
+	cnMat3 turnB = cnMat3FromQuat( cnMulQuat( bb->xf.q, cnConjugate( c->rotationB ) ) );
 	cnVec3 centres = cnSub( bb->center, ba->center );
 	for ( int k = 0; k < c->manifoldCount; ++k )
 	{
 		cnManifold* m = cnContactManifold( c, k );
-		m->normal = cnNormalize( cnRotate( turnA, m->normal ) );
+		cnVec3 normal = cnNormalize( cnMulMV( turnA, m->normal ) );
+		// a point's normal that was the manifold's (every pair but polygons and meshes, whose points
+		// may each have their own) stays it, without a turn and a square root of its own
+		bool shared = true;
+		for ( int j = 0; j < m->pointCount; ++j )
+		{
+			cnVec3 pn = m->points[j].normal;
+			shared = shared && pn.x == m->normal.x && pn.y == m->normal.y && pn.z == m->normal.z;
+		}
+		m->normal = normal;
 		for ( int j = 0; j < m->pointCount; ++j )
 		{
 			cnManifoldPoint* mp = m->points + j;
-			mp->anchorA = cnRotate( turnA, mp->anchorA );
-			mp->anchorB = cnRotate( turnB, mp->anchorB );
-			mp->normal = cnNormalize( cnRotate( turnA, mp->normal ) );
+			mp->anchorA = cnMulMV( turnA, mp->anchorA );
+			mp->anchorB = cnMulMV( turnB, mp->anchorB );
+			mp->normal = shared ? normal : cnNormalize( cnMulMV( turnA, mp->normal ) );
 			// each anchor is its body's surface point, so their gap along the normal is the separation
 			mp->separation = cnDot( cnAdd( centres, cnSub( mp->anchorB, mp->anchorA ) ), mp->normal );
 			cnVec3 surfaceA = cnAdd( ba->center, mp->anchorA );
