@@ -273,28 +273,37 @@ void cnBuildContactGraph( cnStepContext* context )
 	cnParallelFor( world, groupCount, 32, cnPackTaskFn, &task );
 }
 
-// Copies the impulses of constraints [startIndex, endIndex) out of their lanes.
+void cnReadLaneImpulses( const cnStepContext* context, int k )
+{
+	const cnContactGraph* graph = context->graph;
+	cnContactConstraint* cc = context->constraints + k;
+	int slot = graph->slots[k];
+	const cnWideGroup* g = graph->groups + slot / CN_LANES;
+	int lane = slot % CN_LANES;
+	for ( int j = 0; j < cc->pointCount; ++j )
+	{
+		const cnWidePoint* p = g->points + j;
+		cnConstraintPoint* cp = cc->points + j;
+		cp->normalImpulse = p->normalImpulse[lane];
+		cp->maxNormalImpulse = p->maxNormalImpulse[lane];
+	}
+	cc->frictionImpulse[0] = g->frictionImpulse[0][lane];
+	cc->frictionImpulse[1] = g->frictionImpulse[1][lane];
+	cc->twistImpulse = g->twistImpulse[lane];
+}
+
+// Copies the impulses of constraints [startIndex, endIndex) that the step's end still works on
+// (restitution, sphere pairs) out of their lanes; cnStoreImpulses reads the others' from the lanes.
 static void cnUnpackTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
 	(void)workerIndex;
 	cnStepContext* context = taskContext;
-	const cnContactGraph* graph = context->graph;
 	for ( int k = startIndex; k < endIndex; ++k )
 	{
-		cnContactConstraint* cc = context->constraints + k;
-		int slot = graph->slots[k];
-		const cnWideGroup* g = graph->groups + slot / CN_LANES;
-		int lane = slot % CN_LANES;
-		for ( int j = 0; j < cc->pointCount; ++j )
+		if ( cnWorksAfterSubSteps( context->constraints + k ) )
 		{
-			const cnWidePoint* p = g->points + j;
-			cnConstraintPoint* cp = cc->points + j;
-			cp->normalImpulse = p->normalImpulse[lane];
-			cp->maxNormalImpulse = p->maxNormalImpulse[lane];
+			cnReadLaneImpulses( context, k );
 		}
-		cc->frictionImpulse[0] = g->frictionImpulse[0][lane];
-		cc->frictionImpulse[1] = g->frictionImpulse[1][lane];
-		cc->twistImpulse = g->twistImpulse[lane];
 	}
 }
 

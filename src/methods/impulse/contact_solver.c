@@ -488,6 +488,11 @@ static void cnStoreTaskFn( int startIndex, int endIndex, int workerIndex, void* 
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		cnContactConstraint* cc = context->constraints + i;
+		if ( cnWorksAfterSubSteps( cc ) == false )
+		{
+			// not unpacked: its impulses are still only in its lane
+			cnReadLaneImpulses( context, i );
+		}
 		cnFrictionToPoints( cc );
 		cnManifold* m = cnContactManifold( world->contacts + cc->contactIndex, cc->manifoldIndex );
 		for ( int j = 0; j < cc->pointCount; ++j )

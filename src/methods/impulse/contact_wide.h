@@ -103,8 +103,6 @@ void cnBuildContactGraph( cnStepContext* context );
 void cnPackGeometry( cnStepContext* context, int constraintIndex );
 /// Turns a lane's friction impulse so far from the old tangents onto its constraint's current ones.
 void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1, cnVec3 oldT2 );
-/// Copies the accumulated impulses of every lane back into the constraints.
-void cnUnpackImpulses( cnStepContext* context );
 
 // One lane of a group at a time (contact_scalar.c): the overflow set and the scalar path.
 void cnWarmStartLane( cnBodyState* states, cnWideGroup* g, int lane );

@@ -190,7 +190,17 @@ void cnFollowSpheres( cnStepContext* context );
 void cnApplyRestitution( cnStepContext* context );
 /// Colours the constraints and packs them for the passes (contact_graph.c).
 void cnBuildContactGraph( cnStepContext* context );
-/// Copies the passes' impulses back into the constraints (before restitution).
+/// Copies the passes' impulses back into the constraints that restitution or the sphere pairs work
+/// on after the sub-steps (cnWorksAfterSubSteps); the others stay in their lanes for cnStoreImpulses.
 void cnUnpackImpulses( cnStepContext* context );
+/// Copies one constraint's impulses out of its lane.
+void cnReadLaneImpulses( const cnStepContext* context, int constraintIndex );
+
+/// True for a constraint that the step's end works on after the sub-steps (restitution, or a sphere
+/// pair's last turn of its normal), which needs its impulses unpacked first.
+static inline bool cnWorksAfterSubSteps( const cnContactConstraint* cc )
+{
+	return cc->restitution != 0.0 || cc->spheres;
+}
 /// Writes the accumulated impulses back into the manifolds for the next step.
 void cnStoreImpulses( cnStepContext* context );
