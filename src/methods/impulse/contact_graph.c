@@ -168,7 +168,20 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		cnWideGroup* g = context->graph->groups + i;
-		memset( g, 0, sizeof( *g ) );
+		// a group of four full manifolds has every field written below; any other is cleared first,
+		// since empty lanes and the points past a lane's count must read as zeros
+		bool full = true;
+		for ( int lane = 0; lane < CN_LANES; ++lane )
+		{
+			int k = task->constraintOfSlot[i * CN_LANES + lane];
+			full = full && k >= 0 && context->constraints[k].pointCount == CN_MAX_MANIFOLD_POINTS;
+		}
+		if ( full == false )
+		{
+			memset( g, 0, sizeof( *g ) );
+		}
+		g->laneCount = 0;
+		g->maxPointCount = 0;
 		for ( int lane = 0; lane < CN_LANES; ++lane )
 		{
 			g->indexA[lane] = context->bodyCount;
