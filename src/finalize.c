@@ -66,6 +66,23 @@ static void cnFinalizeRange( int start, int end, int workerIndex, void* context 
 	t->movedCount[workerIndex] += movedCount;
 }
 
+typedef struct cnRebuildTask
+{
+	cnBroadPhase* bp;
+	const cnRebuildPlan* plan;
+} cnRebuildTask;
+
+// Subtrees [start, end) of the movable tree's rebuild.
+static void cnRebuildRange( int start, int end, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	const cnRebuildTask* t = context;
+	for ( int k = start; k < end; ++k )
+	{
+		cnBroadPhase_BuildEndMovesJob( t->bp, t->plan->jobs + k );
+	}
+}
+
 // Bodies per range of the parallel pass.
 #define CN_FINALIZE_MIN_RANGE 64
 
@@ -121,6 +138,15 @@ void cnFinalizeBodies( cnWorld* world, double timeStep )
 	}
 	if ( rebuild )
 	{
-		cnBroadPhase_EndMoves( bp );
+		// the rebuild's top levels split serially, then its subtrees on the workers (each touches
+		// only its own leaves and nodes, and the tree is the serial one whatever the split)
+		cnRebuildPlan plan;
+		int workers = cnWorld_WorkerCount( world );
+		if ( cnBroadPhase_PlanEndMoves( bp, workers > 1 ? CN_REBUILD_MAX_JOBS : 1, &plan ) )
+		{
+			cnRebuildTask task = { bp, &plan };
+			cnParallelFor( world, plan.jobCount, 1, cnRebuildRange, &task );
+			cnBroadPhase_FinishEndMoves( bp, &plan );
+		}
 	}
 }

@@ -503,6 +503,62 @@ static void TestTreeBalance( void )
 	cnDynamicTree_Destroy( &nested );
 }
 
+// The same random tree twice, some proxies destroyed: rebuilt serially and rebuilt in 2, 3 and 8
+// subtrees built in reverse order (as workers may finish them), the trees are the same node for node:
+// same root, free list, links, heights and boxes.
+static void TestTreeSplitRebuild( void )
+{
+	const int jobCounts[] = { 2, 3, 8 };
+	for ( int t = 0; t < 3; ++t )
+	{
+		cnDynamicTree a = cnDynamicTree_Create(), b = cnDynamicTree_Create();
+		SeedRandom( 77 + (uint64_t)t );
+		int32_t ids[700];
+		for ( int i = 0; i < 700; ++i )
+		{
+			cnVec3 c = cnV3( RandomRange( -50, 50 ), RandomRange( -50, 50 ), RandomRange( 0, 20 ) );
+			cnVec3 h = cnV3( RandomRange( 0.1, 2 ), RandomRange( 0.1, 2 ), RandomRange( 0.1, 2 ) );
+			cnAABB box = { cnSub( c, h ), cnAdd( c, h ) };
+			ids[i] = cnDynamicTree_CreateProxy( &a, box, (uint64_t)i );
+			CHECK( cnDynamicTree_CreateProxy( &b, box, (uint64_t)i ) == ids[i] );
+		}
+		for ( int i = 0; i < 700; i += 7 )
+		{
+			cnDynamicTree_DestroyProxy( &a, ids[i] );
+			cnDynamicTree_DestroyProxy( &b, ids[i] );
+		}
+		cnDynamicTree_Rebuild( &a );
+		cnRebuildPlan plan;
+		CHECK( cnDynamicTree_BeginRebuild( &b, jobCounts[t], &plan ) );
+		CHECK( plan.jobCount >= 2 && plan.jobCount <= CN_REBUILD_MAX_JOBS && plan.jobCount <= 2 * jobCounts[t] );
+		for ( int k = plan.jobCount - 1; k >= 0; --k )
+		{
+			cnDynamicTree_BuildJob( &b, plan.jobs + k );
+		}
+		cnDynamicTree_EndRebuild( &b, &plan );
+		CHECK( cnDynamicTree_Validate( &a ) && cnDynamicTree_Validate( &b ) );
+		CHECK( a.root == b.root && a.freeList == b.freeList && a.nodeCount == b.nodeCount &&
+			   a.nodeCapacity == b.nodeCapacity );
+		int same = 0;
+		for ( int i = 0; i < a.nodeCapacity && i < b.nodeCapacity; ++i )
+		{
+			const cnTreeNode* x = a.nodes + i;
+			const cnTreeNode* y = b.nodes + i;
+			// (flags bit 1: allocated; a free node's parent field links the free list)
+			bool equal = x->flags == y->flags && x->parent == y->parent;
+			if ( equal && ( x->flags & 1 ) )
+			{
+				equal = x->parent == y->parent && x->child1 == y->child1 && x->child2 == y->child2 &&
+						x->height == y->height && memcmp( &x->aabb, &y->aabb, sizeof( x->aabb ) ) == 0;
+			}
+			same += equal ? 1 : 0;
+		}
+		CHECK( same == a.nodeCapacity );
+		cnDynamicTree_Destroy( &a );
+		cnDynamicTree_Destroy( &b );
+	}
+}
+
 // 5000 proxies: creation, moves and queries compared with brute force, fast.
 static void TestTreeLarge( void )
 {
@@ -1146,6 +1202,7 @@ int main( void )
 	RUN_TEST( TestTreeRayCast );
 	RUN_TEST( TestTreeBalance );
 	RUN_TEST( TestTreeLarge );
+	RUN_TEST( TestTreeSplitRebuild );
 	RUN_TEST( TestBroadPhaseRandom );
 	RUN_TEST( TestBroadPhaseStatic );
 	RUN_TEST( TestBroadPhaseOrderAndReuse );

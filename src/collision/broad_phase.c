@@ -170,6 +170,21 @@ void cnBroadPhase_EndMoves( cnBroadPhase* bp )
 	cnDynamicTree_Rebuild( bp->trees + cnProxy_movable );
 }
 
+bool cnBroadPhase_PlanEndMoves( cnBroadPhase* bp, int jobs, cnRebuildPlan* plan )
+{
+	return cnDynamicTree_BeginRebuild( bp->trees + cnProxy_movable, jobs, plan );
+}
+
+void cnBroadPhase_BuildEndMovesJob( cnBroadPhase* bp, const cnRebuildJob* job )
+{
+	cnDynamicTree_BuildJob( bp->trees + cnProxy_movable, job );
+}
+
+void cnBroadPhase_FinishEndMoves( cnBroadPhase* bp, const cnRebuildPlan* plan )
+{
+	cnDynamicTree_EndRebuild( bp->trees + cnProxy_movable, plan );
+}
+
 int cnBroadPhase_GetProxyCount( const cnBroadPhase* bp, cnProxyType type )
 {
 	return cnDynamicTree_GetProxyCount( bp->trees + type );

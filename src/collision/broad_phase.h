@@ -79,6 +79,13 @@ void cnBroadPhase_BatchMoveProxy( cnBroadPhase* bp, int32_t proxyKey, cnAABB fat
 /// Ends a batch of moves: rebuilds the movable tree from its leaves.
 void cnBroadPhase_EndMoves( cnBroadPhase* bp );
 
+/// EndMoves in parts, for workers: plans the rebuild of the movable tree in at most jobs subtrees
+/// (false when there is nothing to rebuild), builds one of them (any order, at once), finishes the
+/// tree. The tree is the one EndMoves builds, node for node.
+bool cnBroadPhase_PlanEndMoves( cnBroadPhase* bp, int jobs, cnRebuildPlan* plan );
+void cnBroadPhase_BuildEndMovesJob( cnBroadPhase* bp, const cnRebuildJob* job );
+void cnBroadPhase_FinishEndMoves( cnBroadPhase* bp, const cnRebuildPlan* plan );
+
 /// Proxies in the tree of static or of movable proxies.
 int cnBroadPhase_GetProxyCount( const cnBroadPhase* bp, cnProxyType type );
 

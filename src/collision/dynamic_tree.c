@@ -105,6 +105,7 @@ void cnDynamicTree_Destroy( cnDynamicTree* tree )
 	cnTreeFree( tree->nodes );
 	cnTreeFree( tree->leafIndices );
 	cnTreeFree( tree->leafCenters );
+	cnTreeFree( tree->rebuildNodes );
 	*tree = cnDynamicTree_Create();
 }
 
@@ -1061,10 +1062,12 @@ static int cnPartitionSAH( cnDynamicTree* tree, int begin, int end )
 	return split;
 }
 
-// Builds the subtree over leaves [begin, end) and returns its root. Recursion depth is the depth
-// of the built tree, which the SAH split keeps logarithmic in practice; the count split fallback
-// bounds it in the degenerate cases.
-static int32_t cnBuildSubtree( cnDynamicTree* tree, int begin, int end, int32_t parent )
+// Builds the subtree over leaves [begin, end) and returns its root; its internal nodes are
+// rebuildNodes[firstNode ...] in pre-order (the root first, then the first child's subtree, whose
+// count - 1 nodes come before the second's). Recursion depth is the depth of the built tree, which
+// the SAH split keeps logarithmic in practice; the count split fallback bounds it in the degenerate
+// cases.
+static int32_t cnBuildSubtree( cnDynamicTree* tree, int begin, int end, int32_t parent, int firstNode )
 {
 	if ( end - begin == 1 )
 	{
@@ -1074,10 +1077,9 @@ static int32_t cnBuildSubtree( cnDynamicTree* tree, int begin, int end, int32_t 
 	}
 
 	int split = cnPartitionSAH( tree, begin, end );
-	// the internal nodes were freed before the build, so this takes one from the free list
-	int32_t index = cnAllocateNode( tree );
-	int32_t child1 = cnBuildSubtree( tree, begin, split, index );
-	int32_t child2 = cnBuildSubtree( tree, split, end, index );
+	int32_t index = tree->rebuildNodes[firstNode];
+	int32_t child1 = cnBuildSubtree( tree, begin, split, index, firstNode + 1 );
+	int32_t child2 = cnBuildSubtree( tree, split, end, index, firstNode + ( split - begin ) );
 
 	cnTreeNode* nodes = tree->nodes;
 	cnTreeNode* node = nodes + index;
@@ -1086,6 +1088,42 @@ static int32_t cnBuildSubtree( cnDynamicTree* tree, int begin, int end, int32_t 
 	node->child2 = child2;
 	node->aabb = cnAABB_Union( nodes[child1].aabb, nodes[child2].aabb );
 	node->height = 1 + cnMaxHeight( nodes[child1].height, nodes[child2].height );
+	return index;
+}
+
+// The top levels of a split rebuild, down to depth levels: splits as cnBuildSubtree does and turns
+// each subtree at that depth into a job. Returns the subtree's root (null for a job's, which the job
+// hangs in place).
+static int32_t cnPlanSubtree( cnDynamicTree* tree, cnRebuildPlan* plan, int begin, int end, int32_t parent,
+							  bool second, int firstNode, int depth )
+{
+	if ( end - begin == 1 )
+	{
+		int32_t leaf = tree->leafIndices[begin];
+		tree->nodes[leaf].parent = parent;
+		return leaf;
+	}
+	if ( depth == 0 )
+	{
+		plan->jobs[plan->jobCount++] = (cnRebuildJob){ begin, end, firstNode, parent, second };
+		return CN_NULL_NODE;
+	}
+	int split = cnPartitionSAH( tree, begin, end );
+	int32_t index = tree->rebuildNodes[firstNode];
+	int32_t child1 = cnPlanSubtree( tree, plan, begin, split, index, false, firstNode + 1, depth - 1 );
+	int32_t child2 = cnPlanSubtree( tree, plan, split, end, index, true, firstNode + ( split - begin ), depth - 1 );
+	cnTreeNode* node = tree->nodes + index;
+	node->parent = parent;
+	// a job's root is hung here when the job is built
+	if ( child1 != CN_NULL_NODE )
+	{
+		node->child1 = child1;
+	}
+	if ( child2 != CN_NULL_NODE )
+	{
+		node->child2 = child2;
+	}
+	plan->top[plan->topCount++] = index;
 	return index;
 }
 
@@ -1107,6 +1145,12 @@ bool cnDynamicTree_ReserveRebuild( cnDynamicTree* tree )
 			return false;
 		}
 		tree->leafCenters = centers;
+		int32_t* internal = cnTreeRealloc( tree->rebuildNodes, (size_t)capacity * sizeof( int32_t ) );
+		if ( internal == NULL )
+		{
+			return false;
+		}
+		tree->rebuildNodes = internal;
 		tree->rebuildCapacity = capacity;
 	}
 	return true;
@@ -1122,12 +1166,14 @@ void cnDynamicTree_SetLeafAABB( cnDynamicTree* tree, int32_t proxyId, cnAABB aab
 	tree->nodes[proxyId].aabb = aabb;
 }
 
-void cnDynamicTree_Rebuild( cnDynamicTree* tree )
+bool cnDynamicTree_BeginRebuild( cnDynamicTree* tree, int jobs, cnRebuildPlan* plan )
 {
+	plan->jobCount = 0;
+	plan->topCount = 0;
 	int leafCount = tree->proxyCount;
 	if ( leafCount == 0 || cnDynamicTree_ReserveRebuild( tree ) == false )
 	{
-		return;
+		return false;
 	}
 
 	// collect leaves in index order and free the internal nodes
@@ -1150,6 +1196,62 @@ void cnDynamicTree_Rebuild( cnDynamicTree* tree )
 			cnFreeNode( tree, i );
 		}
 	}
+	// the n - 1 internal nodes, in the order the free list hands them out (it holds at least the
+	// ones just freed, so this allocates nothing)
+	for ( int k = 0; k + 1 < n; ++k )
+	{
+		tree->rebuildNodes[k] = cnAllocateNode( tree );
+	}
 
-	tree->root = cnBuildSubtree( tree, 0, n, CN_NULL_NODE );
+	// 2^depth subtrees at most
+	int depth = 0;
+	while ( depth < 3 && ( 2 << depth ) <= ( jobs < CN_REBUILD_MAX_JOBS ? jobs : CN_REBUILD_MAX_JOBS ) )
+	{
+		depth += 1;
+	}
+	tree->root = cnPlanSubtree( tree, plan, 0, n, CN_NULL_NODE, false, 0, depth );
+	return true;
+}
+
+void cnDynamicTree_BuildJob( cnDynamicTree* tree, const cnRebuildJob* job )
+{
+	int32_t root = cnBuildSubtree( tree, job->begin, job->end, job->parent, job->firstNode );
+	if ( job->parent == CN_NULL_NODE )
+	{
+		tree->root = root;
+	}
+	else if ( job->second )
+	{
+		tree->nodes[job->parent].child2 = root;
+	}
+	else
+	{
+		tree->nodes[job->parent].child1 = root;
+	}
+}
+
+void cnDynamicTree_EndRebuild( cnDynamicTree* tree, const cnRebuildPlan* plan )
+{
+	// children before parents: each node's children are final when it is reached
+	cnTreeNode* nodes = tree->nodes;
+	for ( int k = 0; k < plan->topCount; ++k )
+	{
+		cnTreeNode* node = nodes + plan->top[k];
+		node->aabb = cnAABB_Union( nodes[node->child1].aabb, nodes[node->child2].aabb );
+		node->height = 1 + cnMaxHeight( nodes[node->child1].height, nodes[node->child2].height );
+	}
+}
+
+void cnDynamicTree_Rebuild( cnDynamicTree* tree )
+{
+	cnRebuildPlan plan;
+	if ( cnDynamicTree_BeginRebuild( tree, 1, &plan ) == false )
+	{
+		return;
+	}
+	for ( int k = 0; k < plan.jobCount; ++k )
+	{
+		cnDynamicTree_BuildJob( tree, plan.jobs + k );
+	}
+	cnDynamicTree_EndRebuild( tree, &plan );
 }

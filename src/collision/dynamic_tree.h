@@ -46,8 +46,35 @@ typedef struct cnDynamicTree
 	// scratch of the full rebuild, kept so a repeated rebuild does not allocate
 	int32_t* leafIndices;
 	cnVec3* leafCenters;
+	// the internal nodes of the rebuild, taken from the free list in the order a serial top-down
+	// build takes them (a subtree's nodes are a contiguous run of it, so subtrees build apart)
+	int32_t* rebuildNodes;
 	int32_t rebuildCapacity;
 } cnDynamicTree;
+
+/// The most subtrees a rebuild is split into (cnDynamicTree_BeginRebuild).
+#define CN_REBUILD_MAX_JOBS 8
+
+/// A subtree of a rebuild that one worker builds alone: leaves [begin, end) of the rebuild's leaf
+/// list, its internal nodes from rebuildNodes[firstNode], hung under parent (its second child when
+/// second is set; the root when parent is null).
+typedef struct cnRebuildJob
+{
+	int32_t begin, end;
+	int32_t firstNode;
+	int32_t parent;
+	bool second;
+} cnRebuildJob;
+
+/// A rebuild split into subtrees: the jobs, and the internal nodes above them (children first),
+/// whose boxes are set once the jobs are built.
+typedef struct cnRebuildPlan
+{
+	int jobCount;
+	cnRebuildJob jobs[CN_REBUILD_MAX_JOBS];
+	int topCount;
+	int32_t top[CN_REBUILD_MAX_JOBS];
+} cnRebuildPlan;
 
 /// Query callback: called for each proxy whose box overlaps the query box. Return false to stop.
 typedef bool cnTreeQueryFcn( int32_t proxyId, uint64_t userData, void* context );
@@ -108,6 +135,18 @@ bool cnDynamicTree_Validate( const cnDynamicTree* tree );
 /// Rebuilds the whole tree top-down (binned surface-area heuristic) from its leaves, keeping every
 /// proxy id. Useful after a bulk load. Does nothing when out of memory (see ReserveRebuild).
 void cnDynamicTree_Rebuild( cnDynamicTree* tree );
+
+/// Starts a rebuild split into at most jobs (1 to CN_REBUILD_MAX_JOBS) subtrees: frees the internal
+/// nodes, splits the top levels and fills the plan. The jobs may then be built in any order and at
+/// once (cnDynamicTree_BuildJob), then EndRebuild finishes the tree; every split gives the same tree
+/// as cnDynamicTree_Rebuild, node for node. False, with nothing changed, when out of memory.
+bool cnDynamicTree_BeginRebuild( cnDynamicTree* tree, int jobs, cnRebuildPlan* plan );
+
+/// Builds one subtree of a rebuild; touches only its own leaves and nodes.
+void cnDynamicTree_BuildJob( cnDynamicTree* tree, const cnRebuildJob* job );
+
+/// Finishes a rebuild once every job is built: the boxes and heights of the nodes above them.
+void cnDynamicTree_EndRebuild( cnDynamicTree* tree, const cnRebuildPlan* plan );
 
 /// Makes sure a rebuild of the tree as it is has its memory, so it cannot fail; false when out of
 /// memory.
