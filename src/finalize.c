@@ -140,9 +140,9 @@ void cnFinalizeBodies( cnWorld* world, double timeStep )
 	{
 		// the rebuild's top levels split serially, then its subtrees on the workers (each touches
 		// only its own leaves and nodes, and the tree is the serial one whatever the split)
+		// (one worker builds the subtrees in turn, for the same work as one whole build)
 		cnRebuildPlan plan;
-		int workers = cnWorld_WorkerCount( world );
-		if ( cnBroadPhase_PlanEndMoves( bp, workers > 1 ? CN_REBUILD_MAX_JOBS : 1, &plan ) )
+		if ( cnBroadPhase_PlanEndMoves( bp, CN_REBUILD_MAX_JOBS, &plan ) )
 		{
 			cnRebuildTask task = { bp, &plan };
 			cnParallelFor( world, plan.jobCount, 1, cnRebuildRange, &task );

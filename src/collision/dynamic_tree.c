@@ -1066,36 +1066,11 @@ static int cnPartitionSAH( cnDynamicTree* tree, int begin, int end )
 // rebuildNodes[firstNode ...] in pre-order (the root first, then the first child's subtree, whose
 // count - 1 nodes come before the second's). Recursion depth is the depth of the built tree, which
 // the SAH split keeps logarithmic in practice; the count split fallback bounds it in the degenerate
-// cases.
-static int32_t cnBuildSubtree( cnDynamicTree* tree, int begin, int end, int32_t parent, int firstNode )
-{
-	if ( end - begin == 1 )
-	{
-		int32_t leaf = tree->leafIndices[begin];
-		tree->nodes[leaf].parent = parent;
-		return leaf;
-	}
-
-	int split = cnPartitionSAH( tree, begin, end );
-	int32_t index = tree->rebuildNodes[firstNode];
-	int32_t child1 = cnBuildSubtree( tree, begin, split, index, firstNode + 1 );
-	int32_t child2 = cnBuildSubtree( tree, split, end, index, firstNode + ( split - begin ) );
-
-	cnTreeNode* nodes = tree->nodes;
-	cnTreeNode* node = nodes + index;
-	node->parent = parent;
-	node->child1 = child1;
-	node->child2 = child2;
-	node->aabb = cnAABB_Union( nodes[child1].aabb, nodes[child2].aabb );
-	node->height = 1 + cnMaxHeight( nodes[child1].height, nodes[child2].height );
-	return index;
-}
-
-// The top levels of a split rebuild, down to depth levels: splits as cnBuildSubtree does and turns
-// each subtree at that depth into a job. Returns the subtree's root (null for a job's, which the job
-// hangs in place).
-static int32_t cnPlanSubtree( cnDynamicTree* tree, cnRebuildPlan* plan, int begin, int end, int32_t parent,
-							  bool second, int firstNode, int depth )
+// cases. With a plan, only the top depth levels are split: each subtree below them becomes a job
+// (it returns null; the job hangs its root in place) and the nodes above get their boxes once the
+// jobs are built (cnDynamicTree_EndRebuild). Without one (depth -1) the whole subtree is built.
+static int32_t cnBuildSubtree( cnDynamicTree* tree, cnRebuildPlan* plan, int begin, int end, int32_t parent,
+							   bool second, int firstNode, int depth )
 {
 	if ( end - begin == 1 )
 	{
@@ -1108,22 +1083,27 @@ static int32_t cnPlanSubtree( cnDynamicTree* tree, cnRebuildPlan* plan, int begi
 		plan->jobs[plan->jobCount++] = (cnRebuildJob){ begin, end, firstNode, parent, second };
 		return CN_NULL_NODE;
 	}
+
 	int split = cnPartitionSAH( tree, begin, end );
 	int32_t index = tree->rebuildNodes[firstNode];
-	int32_t child1 = cnPlanSubtree( tree, plan, begin, split, index, false, firstNode + 1, depth - 1 );
-	int32_t child2 = cnPlanSubtree( tree, plan, split, end, index, true, firstNode + ( split - begin ), depth - 1 );
-	cnTreeNode* node = tree->nodes + index;
+	int32_t child1 = cnBuildSubtree( tree, plan, begin, split, index, false, firstNode + 1, depth - 1 );
+	int32_t child2 = cnBuildSubtree( tree, plan, split, end, index, true, firstNode + ( split - begin ), depth - 1 );
+
+	cnTreeNode* nodes = tree->nodes;
+	cnTreeNode* node = nodes + index;
 	node->parent = parent;
-	// a job's root is hung here when the job is built
-	if ( child1 != CN_NULL_NODE )
+	if ( depth > 0 )
 	{
-		node->child1 = child1;
+		// a node above the jobs: a job's root is hung here when the job is built
+		node->child1 = child1 != CN_NULL_NODE ? child1 : node->child1;
+		node->child2 = child2 != CN_NULL_NODE ? child2 : node->child2;
+		plan->top[plan->topCount++] = index;
+		return index;
 	}
-	if ( child2 != CN_NULL_NODE )
-	{
-		node->child2 = child2;
-	}
-	plan->top[plan->topCount++] = index;
+	node->child1 = child1;
+	node->child2 = child2;
+	node->aabb = cnAABB_Union( nodes[child1].aabb, nodes[child2].aabb );
+	node->height = 1 + cnMaxHeight( nodes[child1].height, nodes[child2].height );
 	return index;
 }
 
@@ -1205,17 +1185,17 @@ bool cnDynamicTree_BeginRebuild( cnDynamicTree* tree, int jobs, cnRebuildPlan* p
 
 	// 2^depth subtrees at most
 	int depth = 0;
-	while ( depth < 3 && ( 2 << depth ) <= ( jobs < CN_REBUILD_MAX_JOBS ? jobs : CN_REBUILD_MAX_JOBS ) )
+	while ( ( 2 << depth ) <= jobs && ( 2 << depth ) <= CN_REBUILD_MAX_JOBS )
 	{
 		depth += 1;
 	}
-	tree->root = cnPlanSubtree( tree, plan, 0, n, CN_NULL_NODE, false, 0, depth );
+	tree->root = cnBuildSubtree( tree, plan, 0, n, CN_NULL_NODE, false, 0, depth );
 	return true;
 }
 
 void cnDynamicTree_BuildJob( cnDynamicTree* tree, const cnRebuildJob* job )
 {
-	int32_t root = cnBuildSubtree( tree, job->begin, job->end, job->parent, job->firstNode );
+	int32_t root = cnBuildSubtree( tree, NULL, job->begin, job->end, job->parent, job->second, job->firstNode, -1 );
 	if ( job->parent == CN_NULL_NODE )
 	{
 		tree->root = root;

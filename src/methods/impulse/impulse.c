@@ -163,7 +163,6 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	double integrateSeconds = 0.0;
 	for ( int step = 0; step < subSteps; ++step )
 	{
-		context.subStep = step;
 		context.sweep = (int)( ( ( world->stepCount % CN_SWEEP_PERIOD ) * subSteps + step ) % CN_SWEEP_PERIOD );
 		double t0 = cnSeconds();
 		cnParallelFor( world, count, CN_BODIES_PER_TASK, cnIntegrateVelocitiesTaskFn, &context );

@@ -157,8 +157,6 @@ typedef struct cnStepContext
 	cnVec3 gravity;
 	// the contact constraints in colours (contact_wide.h)
 	struct cnContactGraph* graph;
-	// the sub-step being solved within this step
-	int subStep;
 	// the sub-step counted over the world's whole run, modulo CN_SWEEP_PERIOD: odd ones visit the
 	// contacts in reverse order and the lead point walks with it (contact_graph.c)
 	int sweep;
