@@ -4,8 +4,9 @@
 // embedding program brings its own scheduler through cnWorldDef.enqueueTask and finishTask).
 //
 // One loop runs at a time. The caller publishes it by bumping the pool's generation; the caller and
-// every thread that is awake take ranges from a shared counter until none are left, and the one that
-// finishes the last range wakes the caller if it sleeps. Between loops a thread spins for a short
+// every thread that is awake take ranges until none are left, even workers from the front and odd
+// ones from the back (so with two workers each keeps its end of every loop, and the bodies there in
+// its cache), and the one that finishes the last range wakes the caller if it sleeps. Between loops a thread spins for a short
 // while (the step's loops come in quick succession) and then sleeps on a condition variable, so an
 // idle world costs no CPU: the machines Cairn runs on are often shared, with fewer cores than
 // workers. Publishing a loop and claiming its ranges take no lock; the mutex is taken only to sleep
@@ -30,7 +31,7 @@
 
 // more ranges than workers evens out ranges of unequal cost; each range still has >= minRange items
 #define CN_RANGES_PER_WORKER 4
-_Static_assert( CN_RANGES_PER_WORKER * CN_MAX_WORKERS < 0xffff, "a loop's range count fits the state's 16 bits" );
+_Static_assert( CN_RANGES_PER_WORKER * CN_MAX_WORKERS < 0x3ff, "a loop's range count fits the state's 10 bits" );
 
 typedef struct cnTaskThread
 {
@@ -53,8 +54,9 @@ struct cnTaskPool
 	_Atomic( cnTaskFn* ) fn;
 	_Atomic( void* ) context;
 	atomic_int itemCount;
-	// one word: the loop's generation (bits 32-63), its range count (16-31) and its next unclaimed
-	// range (0-15). A claim is a compare-and-swap of the whole word, so a thread that read the loop's
+	// one word: the loop's generation (bits 32-63), its range count (20-29), one past its last
+	// unclaimed range (10-19) and its first unclaimed range (0-9). A claim is a compare-and-swap of
+	// the whole word that takes the first or the last, so a thread that read the loop's
 	// fields and then finds the generation or the count changed takes nothing: the fields of the next
 	// loop are written only once every range of this one is claimed and done
 	_Atomic uint64_t state;
@@ -74,12 +76,19 @@ static inline uint32_t cnGeneration( uint64_t state )
 
 static inline int cnRangeTotal( uint64_t state )
 {
-	return (int)( ( state >> 16 ) & 0xffffu );
+	return (int)( ( state >> 20 ) & 0x3ffu );
 }
 
-static inline int cnNextRange( uint64_t state )
+// the first unclaimed range
+static inline int cnFrontRange( uint64_t state )
 {
-	return (int)( state & 0xffffu );
+	return (int)( state & 0x3ffu );
+}
+
+// one past the last unclaimed range
+static inline int cnBackRange( uint64_t state )
+{
+	return (int)( ( state >> 10 ) & 0x3ffu );
 }
 
 static inline void cnPause( void )
@@ -105,18 +114,20 @@ static void cnRunRanges( cnTaskPool* pool, uint32_t generation, cnTaskFn* fn, vo
 						 int workerIndex )
 {
 	uint64_t state = atomic_load( &pool->state );
+	bool fromBack = ( workerIndex & 1 ) != 0;
 	for ( ;; )
 	{
-		if ( cnGeneration( state ) != generation || cnNextRange( state ) >= cnRangeTotal( state ) )
+		if ( cnGeneration( state ) != generation || cnFrontRange( state ) >= cnBackRange( state ) )
 		{
 			return;
 		}
-		if ( atomic_compare_exchange_weak( &pool->state, &state, state + 1 ) == false )
+		uint64_t claimed = fromBack ? state - ( (uint64_t)1 << 10 ) : state + 1;
+		if ( atomic_compare_exchange_weak( &pool->state, &state, claimed ) == false )
 		{
 			// another worker claimed it (state now holds the current value)
 			continue;
 		}
-		int r = cnNextRange( state );
+		int r = fromBack ? cnBackRange( state ) - 1 : cnFrontRange( state );
 		int rangeCount = cnRangeTotal( state );
 		fn( cnRangeStart( r, rangeCount, itemCount ), cnRangeStart( r + 1, rangeCount, itemCount ), workerIndex,
 			context );
@@ -265,7 +276,8 @@ static void cnTaskPool_Run( cnTaskPool* pool, int itemCount, int rangeCount, cnT
 	atomic_store( &pool->itemCount, itemCount );
 	atomic_store( &pool->finished, 0 );
 	uint32_t generation = cnGeneration( atomic_load( &pool->state ) ) + 1u;
-	atomic_store( &pool->state, (uint64_t)generation << 32 | (uint64_t)rangeCount << 16 );
+	atomic_store( &pool->state,
+				  (uint64_t)generation << 32 | (uint64_t)rangeCount << 20 | (uint64_t)rangeCount << 10 );
 	if ( atomic_load( &pool->sleepers ) > 0 )
 	{
 		pthread_mutex_lock( &pool->mutex );

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The contact constraint graph of an impulse step: each constraint takes the first colour in which
 // neither of its dynamic bodies is used yet (static, sleeping and kinematic bodies take no impulse,
-// so they do not count), up to CN_COLOR_COUNT colours, the rest going to an overflow set. The
-// constraints of a colour are packed four to a group in contact order and solved a group at a time
-// by the chosen path; the overflow set is solved first, one constraint at a time in contact order.
-// The order of a colour's constraints does not change their result (they share no body), which is
-// what lets the lanes, and later the workers, take them in any grouping.
+// so they do not count), up to CN_COLOR_COUNT colours, the rest going to an overflow set. A colour's
+// constraints are packed four to a group, those of each point count in groups of their own and in
+// the order of their bodies, and solved a group at a time by the chosen path; the overflow set is
+// solved first, one constraint at a time in contact order. The order of a colour's constraints does
+// not change their result (they share no body, and a group's lanes have equal point counts), which
+// is what lets the lanes and the workers take them in any grouping.
 #include "methods/impulse/contact_wide.h"
 
 #include "task.h"
@@ -245,24 +246,40 @@ void cnBuildContactGraph( cnStepContext* context )
 		sizes[color] += 1;
 	}
 
-	// groups: the colours in order, then the overflow set
+	// groups: the colours in order, then the overflow set. Within a colour, the constraints of each
+	// point count fill groups of their own: every lane of a group then has the group's point count,
+	// so a lane's pass (which walks the group's points, cnKernelSolve) depends only on its own
+	// constraint and the grouping cannot change a bit. (Mixed groups also spent the full lanes' work
+	// on manifolds of one or two points.)
+	int classSize[CN_COLOR_COUNT][CN_MAX_MANIFOLD_POINTS + 1];
+	memset( classSize, 0, sizeof( classSize ) );
+	for ( int k = 0; k < n; ++k )
+	{
+		if ( colors[k] < CN_COLOR_COUNT )
+		{
+			classSize[colors[k]][context->constraints[k].pointCount] += 1;
+		}
+	}
 	int colorCount = 0;
 	for ( int c = 0; c < CN_COLOR_COUNT; ++c )
 	{
 		colorCount = sizes[c] > 0 ? c + 1 : colorCount;
 	}
 	graph->colorCount = colorCount;
-	int start[CN_COLOR_COUNT + 1];
+	int classStart[CN_COLOR_COUNT][CN_MAX_MANIFOLD_POINTS + 1];
 	int groupCount = 0;
 	for ( int c = 0; c < colorCount; ++c )
 	{
 		graph->colorStart[c] = groupCount;
-		start[c] = groupCount;
-		groupCount += ( sizes[c] + CN_LANES - 1 ) / CN_LANES;
+		for ( int points = CN_MAX_MANIFOLD_POINTS; points >= 0; --points )
+		{
+			classStart[c][points] = groupCount;
+			groupCount += ( classSize[c][points] + CN_LANES - 1 ) / CN_LANES;
+		}
 	}
 	graph->colorStart[colorCount] = groupCount;
 	graph->overflowStart = groupCount;
-	start[CN_COLOR_COUNT] = groupCount;
+	int overflowStart = groupCount;
 	groupCount += ( sizes[CN_COLOR_COUNT] + CN_LANES - 1 ) / CN_LANES;
 	graph->groupCount = groupCount;
 
@@ -273,12 +290,51 @@ void cnBuildContactGraph( cnStepContext* context )
 	{
 		constraintOfSlot[i] = -1;
 	}
-	int fill[CN_COLOR_COUNT + 1] = { 0 };
+
+	// each class in the order of its constraints' first simulated body (a stable counting sort): the
+	// lanes of a group and the groups a worker takes then touch nearby body states, which the next
+	// colour's groups and the body loops find in that worker's cache (task.c gives each worker the
+	// same end of every loop). The overflow set keeps contact order: its order changes its result
+	int* order = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	int* bucket = cnArena_Alloc( &world->arena, (size_t)( context->bodyCount + 2 ) * sizeof( int ) );
+	memset( bucket, 0, (size_t)( context->bodyCount + 2 ) * sizeof( int ) );
 	for ( int k = 0; k < n; ++k )
 	{
+		const cnContactConstraint* cc = context->constraints + k;
+		int key = cc->indexA < cc->indexB ? cc->indexA : cc->indexB;
+		bucket[key + 1] += 1;
+	}
+	for ( int i = 0; i <= context->bodyCount; ++i )
+	{
+		bucket[i + 1] += bucket[i];
+	}
+	for ( int k = 0; k < n; ++k )
+	{
+		const cnContactConstraint* cc = context->constraints + k;
+		int key = cc->indexA < cc->indexB ? cc->indexA : cc->indexB;
+		order[bucket[key]++] = k;
+	}
+	int classFill[CN_COLOR_COUNT][CN_MAX_MANIFOLD_POINTS + 1];
+	memset( classFill, 0, sizeof( classFill ) );
+	for ( int i = 0; i < n; ++i )
+	{
+		int k = order[i];
 		int c = colors[k];
-		graph->slots[k] = start[c] * CN_LANES + fill[c]++;
-		constraintOfSlot[graph->slots[k]] = k;
+		if ( c < CN_COLOR_COUNT )
+		{
+			int points = context->constraints[k].pointCount;
+			graph->slots[k] = classStart[c][points] * CN_LANES + classFill[c][points]++;
+			constraintOfSlot[graph->slots[k]] = k;
+		}
+	}
+	int overflowFill = 0;
+	for ( int k = 0; k < n; ++k )
+	{
+		if ( colors[k] == CN_COLOR_COUNT )
+		{
+			graph->slots[k] = overflowStart * CN_LANES + overflowFill++;
+			constraintOfSlot[graph->slots[k]] = k;
+		}
 	}
 
 	// each group is filled by one task: any split over the workers gives the same bits
