@@ -122,24 +122,35 @@ static inline void cnApplyTwistW( cnBodyW* A, cnBodyW* B, cnWideGroup* g, int la
 }
 
 /// Applies the accumulated impulses (warm start): the normal impulse of every point, the friction
-/// impulse at the centre and the twist.
+/// impulse at the centre and the twist, summed first into one linear and one angular impulse per body
+/// (sum_j lambda_j (r_j x n) = (sum_j lambda_j r_j) x n), so each body takes one inertia product.
+/// (Points past a lane's count hold zeros in a four-lane group and add nothing.)
 static inline void cnKernelWarmStart( cnBodyState* states, cnWideGroup* g, int lane )
 {
 	cnBodyW A, B;
 	cnGather( states, g, lane, &A, &B );
 	cnV3W n = cnV3W_load( g->normal, lane );
+	cnW zero = cnW_splat( 0.0 );
+	cnW total = zero;
+	cnV3W momentA = { zero, zero, zero }, momentB = { zero, zero, zero };
 	for ( int j = 0; j < CN_POINTS( g, lane ); ++j )
 	{
 		cnWidePoint* p = g->points + j;
-		cnApplyImpulseW( &A, &B, g, lane, CN_ACTIVE( g, j, lane ), cnV3W_load( p->rA, lane ), cnV3W_load( p->rB, lane ),
-						 cnV3W_scale( CN_LD( p->normalImpulse ), n ) );
+		cnW lambda = CN_LD( p->normalImpulse );
+		total = cnW_add( total, lambda );
+		momentA = cnV3W_add( momentA, cnV3W_scale( lambda, cnV3W_load( p->rA, lane ) ) );
+		momentB = cnV3W_add( momentB, cnV3W_scale( lambda, cnV3W_load( p->rB, lane ) ) );
 	}
-	// every lane with a constraint has a centre: no mask (empty lanes are never written back)
-	cnV3W P = cnV3W_add( cnV3W_scale( CN_LD( g->frictionImpulse[0] ), cnV3W_load( g->tangent1, lane ) ),
+	cnV3W F = cnV3W_add( cnV3W_scale( CN_LD( g->frictionImpulse[0] ), cnV3W_load( g->tangent1, lane ) ),
 						 cnV3W_scale( CN_LD( g->frictionImpulse[1] ), cnV3W_load( g->tangent2, lane ) ) );
-	cnApplyImpulseW( &A, &B, g, lane, cnW_gt( cnW_splat( 1.0 ), cnW_splat( 0.0 ) ), cnV3W_load( g->centerA, lane ),
-					 cnV3W_load( g->centerB, lane ), P );
-	cnApplyTwistW( &A, &B, g, lane, cnV3W_scale( CN_LD( g->twistImpulse ), n ) );
+	cnV3W P = cnV3W_add( cnV3W_scale( total, n ), F );
+	cnV3W twist = cnV3W_scale( CN_LD( g->twistImpulse ), n );
+	cnV3W LA = cnV3W_add( cnV3W_add( cnV3W_cross( momentA, n ), cnV3W_cross( cnV3W_load( g->centerA, lane ), F ) ), twist );
+	cnV3W LB = cnV3W_add( cnV3W_add( cnV3W_cross( momentB, n ), cnV3W_cross( cnV3W_load( g->centerB, lane ), F ) ), twist );
+	A.v = cnV3W_sub( A.v, cnV3W_scale( CN_LD( g->invMassA ), P ) );
+	A.w = cnV3W_sub( A.w, cnInertiaTimes( g->invIA, lane, LA ) );
+	B.v = cnV3W_add( B.v, cnV3W_scale( CN_LD( g->invMassB ), P ) );
+	B.w = cnV3W_add( B.w, cnInertiaTimes( g->invIB, lane, LB ) );
 	cnScatter( states, g, lane, &A, &B );
 }
 
