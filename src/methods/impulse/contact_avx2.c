@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The contact kernel on four constraints at once with AVX2 (four doubles per register). Compiled with
+// The contact kernel on eight constraints at once with AVX2 (two registers of four doubles). Compiled with
 // -mavx2 (no FMA) where the compiler has it, and run only where the CPU has it (cnBestSimdPath).
 #include "methods/impulse/contact_wide.h"
 
@@ -8,72 +8,77 @@
 #include <immintrin.h>
 #include <stddef.h>
 
-typedef __m256d cnW;
-typedef __m256d cnM;
+// eight lanes in two registers: two independent chains of the kernel's dependent operations in
+// flight at once (one register's chain of a point's impulse waits on latency, not on throughput)
+typedef struct cnW
+{
+	__m256d lo, hi;
+} cnW;
+typedef cnW cnM;
 
-static inline cnW cnW_add( cnW a, cnW b )
-{
-	return _mm256_add_pd( a, b );
-}
-static inline cnW cnW_sub( cnW a, cnW b )
-{
-	return _mm256_sub_pd( a, b );
-}
-static inline cnW cnW_mul( cnW a, cnW b )
-{
-	return _mm256_mul_pd( a, b );
-}
-static inline cnW cnW_div( cnW a, cnW b )
-{
-	return _mm256_div_pd( a, b );
-}
+#define CN_PAIRWISE( name, op )                                                                                        \
+	static inline cnW name( cnW a, cnW b )                                                                             \
+	{                                                                                                                  \
+		return (cnW){ op( a.lo, b.lo ), op( a.hi, b.hi ) };                                                            \
+	}
+
+CN_PAIRWISE( cnW_add, _mm256_add_pd )
+CN_PAIRWISE( cnW_sub, _mm256_sub_pd )
+CN_PAIRWISE( cnW_mul, _mm256_mul_pd )
+CN_PAIRWISE( cnW_div, _mm256_div_pd )
 // maxpd returns its second operand unless the first is greater: a > b ? a : b, NaN included
-static inline cnW cnW_max( cnW a, cnW b )
-{
-	return _mm256_max_pd( a, b );
-}
+CN_PAIRWISE( cnW_max, _mm256_max_pd )
 // minpd: a < b ? a : b
-static inline cnW cnW_min( cnW a, cnW b )
-{
-	return _mm256_min_pd( a, b );
-}
+CN_PAIRWISE( cnW_min, _mm256_min_pd )
+
 static inline cnW cnW_sqrt( cnW a )
 {
-	return _mm256_sqrt_pd( a );
+	return (cnW){ _mm256_sqrt_pd( a.lo ), _mm256_sqrt_pd( a.hi ) };
 }
 static inline cnW cnW_splat( double a )
 {
-	return _mm256_set1_pd( a );
+	return (cnW){ _mm256_set1_pd( a ), _mm256_set1_pd( a ) };
 }
 static inline cnM cnW_gt( cnW a, cnW b )
 {
-	return _mm256_cmp_pd( a, b, _CMP_GT_OQ );
+	return (cnW){ _mm256_cmp_pd( a.lo, b.lo, _CMP_GT_OQ ), _mm256_cmp_pd( a.hi, b.hi, _CMP_GT_OQ ) };
 }
 static inline cnM cnW_lt( cnW a, cnW b )
 {
-	return _mm256_cmp_pd( a, b, _CMP_LT_OQ );
+	return (cnW){ _mm256_cmp_pd( a.lo, b.lo, _CMP_LT_OQ ), _mm256_cmp_pd( a.hi, b.hi, _CMP_LT_OQ ) };
 }
 static inline cnW cnW_select( cnM m, cnW a, cnW b )
 {
-	return _mm256_blendv_pd( b, a, m );
+	return (cnW){ _mm256_blendv_pd( b.lo, a.lo, m.lo ), _mm256_blendv_pd( b.hi, a.hi, m.hi ) };
+}
+static inline cnW cnW_load( const double* p )
+{
+	return (cnW){ _mm256_loadu_pd( p ), _mm256_loadu_pd( p + 4 ) };
+}
+static inline void cnW_store( double* p, cnW a )
+{
+	_mm256_storeu_pd( p, a.lo );
+	_mm256_storeu_pd( p + 4, a.hi );
 }
 
 // the lanes whose constraint has a point j
 static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 {
-	__m256d count = _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)g->pointCount ) );
-	return _mm256_cmp_pd( count, _mm256_set1_pd( (double)j ), _CMP_GT_OQ );
+	cnW count = { _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)g->pointCount ) ),
+				  _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)( g->pointCount + 4 ) ) ) };
+	return cnW_gt( count, cnW_splat( (double)j ) );
 }
 
-#define CN_LD( array ) _mm256_loadu_pd( array )
-#define CN_ST( array, value ) _mm256_storeu_pd( array, value )
+#define CN_LD( array ) cnW_load( array )
+#define CN_ST( array, value ) cnW_store( array, value )
 #define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
 #define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
 #define CN_SKIP( g, j, lane ) false
-#define CN_FOUR_LANES
+#define CN_WIDE_LANES
 
 #include "methods/impulse/contact_kernel.h"
 
+_Static_assert( CN_LANES == 8, "the AVX2 path holds a group's lanes in two registers of four" );
 // the body state read as doubles: v, w, dp, dq (w, x, y, z)
 _Static_assert( sizeof( cnBodyState ) == 13 * sizeof( double ), "cnBodyState is read as 13 doubles" );
 _Static_assert( offsetof( cnBodyState, dq ) == 9 * sizeof( double ), "cnBodyState.dq follows dp" );
@@ -92,32 +97,48 @@ static inline void cnTranspose( __m256d r0, __m256d r1, __m256d r2, __m256d r3, 
 	*c3 = _mm256_permute2f128_pd( t1, t3, 0x31 );
 }
 
-static inline void cnLoadBodies( const cnBodyState* states, const int index[CN_LANES], cnBodyW* X )
+// The states of the bodies of four lanes into one register per component (v, w, dp, th = 2 vec(dq)).
+static inline void cnLoadFour( const cnBodyState* states, const int index[4], __m256d out[12] )
 {
 	const double* p0 = (const double*)( states + index[0] );
 	const double* p1 = (const double*)( states + index[1] );
 	const double* p2 = (const double*)( states + index[2] );
 	const double* p3 = (const double*)( states + index[3] );
-	cnTranspose( _mm256_loadu_pd( p0 ), _mm256_loadu_pd( p1 ), _mm256_loadu_pd( p2 ), _mm256_loadu_pd( p3 ), &X->v.x,
-				 &X->v.y, &X->v.z, &X->w.x );
+	cnTranspose( _mm256_loadu_pd( p0 ), _mm256_loadu_pd( p1 ), _mm256_loadu_pd( p2 ), _mm256_loadu_pd( p3 ), out + 0,
+				 out + 1, out + 2, out + 3 );
 	cnTranspose( _mm256_loadu_pd( p0 + 4 ), _mm256_loadu_pd( p1 + 4 ), _mm256_loadu_pd( p2 + 4 ),
-				 _mm256_loadu_pd( p3 + 4 ), &X->w.y, &X->w.z, &X->dp.x, &X->dp.y );
+				 _mm256_loadu_pd( p3 + 4 ), out + 4, out + 5, out + 6, out + 7 );
 	__m256d dqw;
 	cnTranspose( _mm256_loadu_pd( p0 + 8 ), _mm256_loadu_pd( p1 + 8 ), _mm256_loadu_pd( p2 + 8 ),
-				 _mm256_loadu_pd( p3 + 8 ), &X->dp.z, &dqw, &X->th.x, &X->th.y );
+				 _mm256_loadu_pd( p3 + 8 ), out + 8, &dqw, out + 9, out + 10 );
 	__m256d two = _mm256_set1_pd( 2.0 );
-	X->th.x = _mm256_mul_pd( two, X->th.x );
-	X->th.y = _mm256_mul_pd( two, X->th.y );
-	X->th.z = _mm256_mul_pd( two, _mm256_set_pd( p3[12], p2[12], p1[12], p0[12] ) );
+	out[9] = _mm256_mul_pd( two, out[9] );
+	out[10] = _mm256_mul_pd( two, out[10] );
+	out[11] = _mm256_mul_pd( two, _mm256_set_pd( p3[12], p2[12], p1[12], p0[12] ) );
 }
 
-static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES], const int write[CN_LANES],
-								  const cnBodyW* X )
+static inline void cnLoadBodies( const cnBodyState* states, const int index[CN_LANES], cnBodyW* X )
+{
+	__m256d lo[12], hi[12];
+	cnLoadFour( states, index, lo );
+	cnLoadFour( states, index + 4, hi );
+	cnW* out[12] = { &X->v.x, &X->v.y, &X->v.z, &X->w.x, &X->w.y, &X->w.z,
+					 &X->dp.x, &X->dp.y, &X->dp.z, &X->th.x, &X->th.y, &X->th.z };
+	for ( int k = 0; k < 12; ++k )
+	{
+		*out[k] = (cnW){ lo[k], hi[k] };
+	}
+}
+
+// Writes the velocities of four lanes' bodies (those that take impulses).
+static inline void cnStoreFour( cnBodyState* states, const int index[4], const int write[4], __m256d vx, __m256d vy,
+								__m256d vz, __m256d wx, __m256d wy, __m256d wz )
 {
 	__m256d a[4], b[4];
-	cnTranspose( X->v.x, X->v.y, X->v.z, X->w.x, a + 0, a + 1, a + 2, a + 3 );
-	cnTranspose( X->w.y, X->w.z, X->dp.x, X->dp.y, b + 0, b + 1, b + 2, b + 3 );
-	for ( int lane = 0; lane < CN_LANES; ++lane )
+	__m256d zero = _mm256_setzero_pd();
+	cnTranspose( vx, vy, vz, wx, a + 0, a + 1, a + 2, a + 3 );
+	cnTranspose( wy, wz, zero, zero, b + 0, b + 1, b + 2, b + 3 );
+	for ( int lane = 0; lane < 4; ++lane )
 	{
 		// static, sleeping and kinematic bodies take no impulse: their state is never written
 		if ( write[lane] )
@@ -127,6 +148,13 @@ static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES]
 			_mm_storeu_pd( p + 4, _mm256_castpd256_pd128( b[lane] ) );
 		}
 	}
+}
+
+static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES], const int write[CN_LANES],
+								  const cnBodyW* X )
+{
+	cnStoreFour( states, index, write, X->v.x.lo, X->v.y.lo, X->v.z.lo, X->w.x.lo, X->w.y.lo, X->w.z.lo );
+	cnStoreFour( states, index + 4, write + 4, X->v.x.hi, X->v.y.hi, X->v.z.hi, X->w.x.hi, X->w.y.hi, X->w.z.hi );
 }
 
 CN_DEFINE_GROUP_LOOPS( cnWarmStartGroupsAvx2, cnSolveGroupsAvx2 )

@@ -2,7 +2,7 @@
 // The contact constraint graph of an impulse step: each constraint takes the first colour in which
 // neither of its dynamic bodies is used yet (static, sleeping and kinematic bodies take no impulse,
 // so they do not count), up to CN_COLOR_COUNT colours, the rest going to an overflow set. A colour's
-// constraints are packed four to a group, those of each point count in groups of their own and in
+// constraints are packed eight to a group, those of each point count in groups of their own and in
 // the order of their bodies, and solved a group at a time by the chosen path; the overflow set is
 // solved first, one constraint at a time in contact order. The order of a colour's constraints does
 // not change their result (they share no body, and a group's lanes have equal point counts), which
@@ -14,8 +14,9 @@
 #include <stdint.h>
 #include <string.h>
 
-// The fewest groups of a colour one worker takes: a task of fewer costs more to hand out than to run.
-#define CN_GROUPS_PER_TASK 16
+// The fewest groups of a colour one worker takes (64 constraints): a task of fewer costs more to hand
+// out than to run.
+#define CN_GROUPS_PER_TASK 8
 
 int cnBestSimdPath( void )
 {
@@ -169,7 +170,7 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		cnWideGroup* g = context->graph->groups + i;
-		// a group of four full manifolds has every field written below; any other is cleared first,
+		// a group of full manifolds in every lane has every field written below; any other is cleared first,
 		// since empty lanes and the points past a lane's count must read as zeros
 		bool full = true;
 		for ( int lane = 0; lane < CN_LANES; ++lane )
@@ -339,7 +340,7 @@ void cnBuildContactGraph( cnStepContext* context )
 
 	// each group is filled by one task: any split over the workers gives the same bits
 	cnPackTask task = { context, constraintOfSlot };
-	cnParallelFor( world, groupCount, 32, cnPackTaskFn, &task );
+	cnParallelFor( world, groupCount, 16, cnPackTaskFn, &task );
 }
 
 void cnReadLaneImpulses( const cnStepContext* context, int k )

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The contact kernel of the impulse method, written once over a lane type and compiled by each path:
-// contact_scalar.c (one lane, double), contact_sse2.c and contact_avx2.c (four lanes). Included
+// contact_scalar.c (one lane, double), contact_sse2.c and contact_avx2.c (eight lanes). Included
 // after the path defines:
 //   cnW, cnM                      a value per lane and a mask per lane
 //   cnW_add sub mul div max min sqrt  lane-wise IEEE operations (max(a, b) is a > b ? a : b,
@@ -124,7 +124,7 @@ static inline void cnApplyTwistW( cnBodyW* A, cnBodyW* B, cnWideGroup* g, int la
 /// Applies the accumulated impulses (warm start): the normal impulse of every point, the friction
 /// impulse at the centre and the twist, summed first into one linear and one angular impulse per body
 /// (sum_j lambda_j (r_j x n) = (sum_j lambda_j r_j) x n), so each body takes one inertia product.
-/// (Points past a lane's count hold zeros in a four-lane group and add nothing.)
+/// (Points past a lane's count hold zeros in a wide group and add nothing.)
 static inline void cnKernelWarmStart( cnBodyState* states, cnWideGroup* g, int lane )
 {
 	cnBodyW A, B;
@@ -171,10 +171,11 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 	cnW biasRate = CN_LD( g->biasRate );
 	cnW massScale = CN_LD( g->massScale );
 	cnW impulseScale = CN_LD( g->impulseScale );
-	// the points in turn from point -pass->turn, forwards or backwards, counted over the group's
-	// largest manifold: every path visits a lane's points in the same order (a lane with fewer points
-	// skips or masks the others)
-	int maxPointCount = g->maxPointCount;
+	// the points in turn from point -pass->turn, forwards or backwards, counted over the lane's points
+	// (a wide path's lanes all have the group's point count, contact_graph.c; the one-lane path, which
+	// also runs the overflow set's mixed groups, counts its own lane's), so no lane's order depends on
+	// its neighbours
+	int maxPointCount = CN_POINTS( g, lane );
 	int firstPoint = maxPointCount > 0 ? ( maxPointCount - pass->turn % maxPointCount ) % maxPointCount : 0;
 	// the total normal impulse and its moment about the friction centre (lanes without a point add
 	// exact zeros)
@@ -269,8 +270,8 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 	cnScatter( states, g, lane, &A, &B );
 }
 
-#if defined( CN_FOUR_LANES )
-// A four-lane path reads and writes the bodies of a whole group at once (cnLoadBodies, cnStoreBodies,
+#if defined( CN_WIDE_LANES )
+// A wide path reads and writes the bodies of a whole group at once (cnLoadBodies, cnStoreBodies,
 // defined by the path after it includes this file) and runs the kernel once per group.
 static inline void cnLoadBodies( const cnBodyState* states, const int index[CN_LANES], cnBodyW* X );
 static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES], const int write[CN_LANES],

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The contact kernel on four constraints at once with SSE2 (two registers of two doubles per value):
+// The contact kernel on eight constraints at once with SSE2 (four registers of two doubles per value):
 // the path of x86-64 processors without AVX2.
 #include "methods/impulse/contact_wide.h"
 
@@ -7,17 +7,19 @@
 
 #include <emmintrin.h>
 
+// a group's eight lanes in four registers of two
 typedef struct cnW
 {
-	__m128d lo, hi;
+	__m128d r0, r1, r2, r3;
 } cnW;
 typedef cnW cnM;
 
 #define CN_PAIRWISE( name, op )                                                                                        \
 	static inline cnW name( cnW a, cnW b )                                                                             \
 	{                                                                                                                  \
-		return (cnW){ op( a.lo, b.lo ), op( a.hi, b.hi ) };                                                            \
+		return (cnW){ op( a.r0, b.r0 ), op( a.r1, b.r1 ), op( a.r2, b.r2 ), op( a.r3, b.r3 ) };                        \
 	}
+
 CN_PAIRWISE( cnW_add, _mm_add_pd )
 CN_PAIRWISE( cnW_sub, _mm_sub_pd )
 CN_PAIRWISE( cnW_mul, _mm_mul_pd )
@@ -31,33 +33,41 @@ CN_PAIRWISE( cnW_lt, _mm_cmplt_pd )
 
 static inline cnW cnW_sqrt( cnW a )
 {
-	return (cnW){ _mm_sqrt_pd( a.lo ), _mm_sqrt_pd( a.hi ) };
+	return (cnW){ _mm_sqrt_pd( a.r0 ), _mm_sqrt_pd( a.r1 ), _mm_sqrt_pd( a.r2 ), _mm_sqrt_pd( a.r3 ) };
 }
 static inline cnW cnW_splat( double a )
 {
-	return (cnW){ _mm_set1_pd( a ), _mm_set1_pd( a ) };
+	__m128d x = _mm_set1_pd( a );
+	return (cnW){ x, x, x, x };
 }
 // m ? a : b by the bits of the mask (SSE2 has no blend)
+static inline __m128d cnSelect2( __m128d m, __m128d a, __m128d b )
+{
+	return _mm_or_pd( _mm_and_pd( m, a ), _mm_andnot_pd( m, b ) );
+}
 static inline cnW cnW_select( cnM m, cnW a, cnW b )
 {
-	return (cnW){ _mm_or_pd( _mm_and_pd( m.lo, a.lo ), _mm_andnot_pd( m.lo, b.lo ) ),
-				  _mm_or_pd( _mm_and_pd( m.hi, a.hi ), _mm_andnot_pd( m.hi, b.hi ) ) };
+	return (cnW){ cnSelect2( m.r0, a.r0, b.r0 ), cnSelect2( m.r1, a.r1, b.r1 ), cnSelect2( m.r2, a.r2, b.r2 ),
+				  cnSelect2( m.r3, a.r3, b.r3 ) };
 }
 static inline cnW cnW_load( const double* p )
 {
-	return (cnW){ _mm_loadu_pd( p ), _mm_loadu_pd( p + 2 ) };
+	return (cnW){ _mm_loadu_pd( p ), _mm_loadu_pd( p + 2 ), _mm_loadu_pd( p + 4 ), _mm_loadu_pd( p + 6 ) };
 }
 static inline void cnW_store( double* p, cnW a )
 {
-	_mm_storeu_pd( p, a.lo );
-	_mm_storeu_pd( p + 2, a.hi );
+	_mm_storeu_pd( p, a.r0 );
+	_mm_storeu_pd( p + 2, a.r1 );
+	_mm_storeu_pd( p + 4, a.r2 );
+	_mm_storeu_pd( p + 6, a.r3 );
 }
 
 // the lanes whose constraint has a point j
 static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 {
 	const int* c = g->pointCount;
-	return cnW_gt( (cnW){ _mm_set_pd( c[1], c[0] ), _mm_set_pd( c[3], c[2] ) }, cnW_splat( (double)j ) );
+	cnW count = { _mm_set_pd( c[1], c[0] ), _mm_set_pd( c[3], c[2] ), _mm_set_pd( c[5], c[4] ), _mm_set_pd( c[7], c[6] ) };
+	return cnW_gt( count, cnW_splat( (double)j ) );
 }
 
 #define CN_LD( array ) cnW_load( array )
@@ -65,17 +75,21 @@ static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 #define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
 #define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
 #define CN_SKIP( g, j, lane ) false
-#define CN_FOUR_LANES
+#define CN_WIDE_LANES
 
 #include "methods/impulse/contact_kernel.h"
 
+_Static_assert( CN_LANES == 8, "the SSE2 path holds a group's lanes in four registers of two" );
+
+// One component (the double at offset in cnBodyState) of the bodies of every lane.
 static inline cnW cnW_gather( const cnBodyState* states, const int index[CN_LANES], size_t offset )
 {
-	const double* p0 = (const double*)( states + index[0] );
-	const double* p1 = (const double*)( states + index[1] );
-	const double* p2 = (const double*)( states + index[2] );
-	const double* p3 = (const double*)( states + index[3] );
-	return (cnW){ _mm_set_pd( p1[offset], p0[offset] ), _mm_set_pd( p3[offset], p2[offset] ) };
+	double x[CN_LANES];
+	for ( int lane = 0; lane < CN_LANES; ++lane )
+	{
+		x[lane] = ( (const double*)( states + index[lane] ) )[offset];
+	}
+	return cnW_load( x );
 }
 
 static inline void cnLoadBodies( const cnBodyState* states, const int index[CN_LANES], cnBodyW* X )
