@@ -129,6 +129,9 @@ static void cnPackConstraint( cnStepContext* context, int k )
 	cnWideGroup* g = context->graph->groups + slot / CN_LANES;
 	int lane = slot % CN_LANES;
 	g->constraint[lane] = k;
+	context->graph->slotManifold[slot] =
+		cnContactManifold( context->world->contacts + cc->contactIndex, cc->manifoldIndex );
+	context->graph->slotUnpacked[slot] = cnWorksAfterSubSteps( cc );
 	g->indexA[lane] = cc->indexA;
 	g->indexB[lane] = cc->indexB;
 	g->writeA[lane] = cnTakesImpulses( context, cc->indexA );
@@ -286,6 +289,9 @@ void cnBuildContactGraph( cnStepContext* context )
 
 	graph->groups = cnArena_Alloc( &world->arena, (size_t)( groupCount > 0 ? groupCount : 1 ) * sizeof( cnWideGroup ) );
 	graph->slots = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	size_t slotCount = (size_t)( groupCount > 0 ? groupCount : 1 ) * CN_LANES;
+	graph->slotManifold = cnArena_Alloc( &world->arena, slotCount * sizeof( cnManifold* ) );
+	graph->slotUnpacked = cnArena_Alloc( &world->arena, slotCount );
 	int* constraintOfSlot = cnArena_Alloc( &world->arena, (size_t)( groupCount > 0 ? groupCount : 1 ) * CN_LANES * sizeof( int ) );
 	for ( int i = 0; i < groupCount * CN_LANES; ++i )
 	{
@@ -362,24 +368,30 @@ void cnReadLaneImpulses( const cnStepContext* context, int k )
 	cc->twistImpulse = g->twistImpulse[lane];
 }
 
-// Copies the impulses of constraints [startIndex, endIndex) that the step's end still works on
-// (restitution, sphere pairs) out of their lanes; cnStoreImpulses reads the others' from the lanes.
+// Copies the impulses of the constraints of groups [startIndex, endIndex) that the step's end still
+// works on (restitution, sphere pairs) out of their lanes; cnStoreImpulses reads the others' from
+// the lanes.
 static void cnUnpackTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
 	(void)workerIndex;
 	cnStepContext* context = taskContext;
-	for ( int k = startIndex; k < endIndex; ++k )
+	const cnContactGraph* graph = context->graph;
+	for ( int i = startIndex; i < endIndex; ++i )
 	{
-		if ( cnWorksAfterSubSteps( context->constraints + k ) )
+		const cnWideGroup* g = graph->groups + i;
+		for ( int lane = 0; lane < g->laneCount; ++lane )
 		{
-			cnReadLaneImpulses( context, k );
+			if ( graph->slotUnpacked[i * CN_LANES + lane] )
+			{
+				cnReadLaneImpulses( context, g->constraint[lane] );
+			}
 		}
 	}
 }
 
 void cnUnpackImpulses( cnStepContext* context )
 {
-	cnParallelFor( context->world, context->constraintCount, 64, cnUnpackTaskFn, context );
+	cnParallelFor( context->world, context->graph->groupCount, 16, cnUnpackTaskFn, context );
 }
 
 // Runs one pass (warm start when pass is NULL) on one lane of a group.

@@ -133,17 +133,31 @@ static void cnFrictionFromPoints( cnContactConstraint* cc )
 	cc->twistImpulse = cnPlaneSpread( cc ) > 0.0 ? twist : 0.0;
 }
 
-static void cnFrictionToPoints( cnContactConstraint* cc )
+// The friction impulse (f1, f2) and twist of a manifold spread over its points as forces, written
+// into the manifold's points for the next step (cnFrictionFromPoints reads them back). The offsets
+// are those of cnPlaneOffset: the anchors on A less the centre, out of the normal's direction.
+// The anchor of point j is (x, y, z)[j * stride], read where the constraint or its lane holds it
+// (copying the anchors into a local array first stalled on store forwarding: the copy was written a
+// double at a time and read back two at a time).
+static void cnFrictionToManifold( cnManifold* m, cnVec3 normal, cnVec3 t1, cnVec3 t2, cnVec3 centerA,
+								  const double* x, const double* y, const double* z, int stride, int count,
+								  double f1, double f2, double twist )
 {
-	double spread = cnPlaneSpread( cc );
-	double twistScale = spread > 0.0 ? cc->twistImpulse / spread : 0.0;
-	double inv = 1.0 / cc->pointCount;
-	for ( int j = 0; j < cc->pointCount; ++j )
+	cnVec3 offset[CN_MAX_MANIFOLD_POINTS];
+	double spread = 0.0;
+	for ( int j = 0; j < count; ++j )
 	{
-		cnConstraintPoint* cp = cc->points + j;
-		cnVec3 turn = cnMulSV( twistScale, cnCross( cc->normal, cnPlaneOffset( cc, j ) ) );
-		cp->tangentImpulse1 = inv * cc->frictionImpulse[0] + cnDot( turn, cc->tangent1 );
-		cp->tangentImpulse2 = inv * cc->frictionImpulse[1] + cnDot( turn, cc->tangent2 );
+		cnVec3 d = cnSub( cnV3( x[j * stride], y[j * stride], z[j * stride] ), centerA );
+		offset[j] = cnMulSub( d, cnDot( d, normal ), normal );
+		spread += cnDot( offset[j], offset[j] );
+	}
+	double twistScale = spread > 0.0 ? twist / spread : 0.0;
+	double inv = 1.0 / count;
+	for ( int j = 0; j < count; ++j )
+	{
+		cnVec3 turn = cnMulSV( twistScale, cnCross( normal, offset[j] ) );
+		m->points[j].tangentImpulse1 = inv * f1 + cnDot( turn, t1 );
+		m->points[j].tangentImpulse2 = inv * f2 + cnDot( turn, t2 );
 	}
 }
 
@@ -162,7 +176,7 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 							   const cnBody* bb, cnContactConstraint* cc )
 {
 	int dummy = context->bodyCount;
-	const cnManifold* manifold = cnContactManifold( c, mi );
+	cnManifold* manifold = cnContactManifold( c, mi );
 
 	cc->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
 	cc->indexB = bb->solverIndex >= 0 ? bb->solverIndex : dummy;
@@ -201,7 +215,7 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 
 	for ( int j = 0; j < cc->pointCount; ++j )
 	{
-		const cnManifoldPoint* mp = manifold->points + j;
+		cnManifoldPoint* mp = manifold->points + j;
 		cnConstraintPoint* cp = cc->points + j;
 		cp->normalImpulse = mp->normalImpulse;
 		cp->tangentImpulse1 = mp->tangentImpulse1;
@@ -212,10 +226,12 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 		cp->startSeparation = mp->separation;
 		cnSetPointGeometry( context, cc, cp, mp->anchorA, mp->anchorB );
 
-		// approach speed before the solve, for restitution
+		// approach speed before the solve, for restitution; the manifold keeps it (a sphere pair's,
+		// which cnFollowSpheres measures again, is stored again at the step's end)
 		cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
 		cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
 		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
+		mp->relativeVelocity = cp->relativeVelocity;
 	}
 	cnSetFrictionGeometry( context, cc );
 	cnFrictionFromPoints( cc );
@@ -479,34 +495,61 @@ void cnApplyRestitution( cnStepContext* context )
 	}
 }
 
-// Writes constraints [startIndex, endIndex) back into their manifolds (one manifold each).
+_Static_assert( sizeof( cnConstraintPoint ) % sizeof( double ) == 0 && sizeof( cnWidePoint ) % sizeof( double ) == 0,
+				"anchors are read with a stride in doubles" );
+
+// Writes the constraints of groups [startIndex, endIndex) back into their manifolds (one manifold
+// each): those that restitution or a sphere pair worked on from their constraint, the others
+// straight from their lanes, in group order (the lanes of a group share its cache lines; the
+// approach speeds of these were written at preparation).
 static void cnStoreTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
 	(void)workerIndex;
 	cnStepContext* context = taskContext;
-	cnWorld* world = context->world;
+	const cnContactGraph* graph = context->graph;
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
-		cnContactConstraint* cc = context->constraints + i;
-		if ( cnWorksAfterSubSteps( cc ) == false )
+		const cnWideGroup* g = graph->groups + i;
+		for ( int lane = 0; lane < g->laneCount; ++lane )
 		{
-			// not unpacked: its impulses are still only in its lane
-			cnReadLaneImpulses( context, i );
-		}
-		cnFrictionToPoints( cc );
-		cnManifold* m = cnContactManifold( world->contacts + cc->contactIndex, cc->manifoldIndex );
-		for ( int j = 0; j < cc->pointCount; ++j )
-		{
-			m->points[j].normalImpulse = cc->points[j].normalImpulse;
-			m->points[j].tangentImpulse1 = cc->points[j].tangentImpulse1;
-			m->points[j].tangentImpulse2 = cc->points[j].tangentImpulse2;
-			m->points[j].maxNormalImpulse = cc->points[j].maxNormalImpulse;
-			m->points[j].relativeVelocity = cc->points[j].relativeVelocity;
+			int slot = i * CN_LANES + lane;
+			cnManifold* m = graph->slotManifold[slot];
+			int count = g->pointCount[lane];
+			if ( graph->slotUnpacked[slot] )
+			{
+				const cnContactConstraint* cc = context->constraints + g->constraint[lane];
+				for ( int j = 0; j < count; ++j )
+				{
+					const cnConstraintPoint* cp = cc->points + j;
+					m->points[j].normalImpulse = cp->normalImpulse;
+					m->points[j].maxNormalImpulse = cp->maxNormalImpulse;
+					m->points[j].relativeVelocity = cp->relativeVelocity;
+				}
+				const cnVec3* rA = &cc->points[0].rA;
+				cnFrictionToManifold( m, cc->normal, cc->tangent1, cc->tangent2, cc->centerA, &rA->x, &rA->y, &rA->z,
+									  (int)( sizeof( cnConstraintPoint ) / sizeof( double ) ), count,
+									  cc->frictionImpulse[0], cc->frictionImpulse[1], cc->twistImpulse );
+				continue;
+			}
+			for ( int j = 0; j < count; ++j )
+			{
+				const cnWidePoint* p = g->points + j;
+				m->points[j].normalImpulse = p->normalImpulse[lane];
+				m->points[j].maxNormalImpulse = p->maxNormalImpulse[lane];
+			}
+			cnVec3 normal = cnV3( g->normal[0][lane], g->normal[1][lane], g->normal[2][lane] );
+			cnVec3 t1 = cnV3( g->tangent1[0][lane], g->tangent1[1][lane], g->tangent1[2][lane] );
+			cnVec3 t2 = cnV3( g->tangent2[0][lane], g->tangent2[1][lane], g->tangent2[2][lane] );
+			cnVec3 centerA = cnV3( g->centerA[0][lane], g->centerA[1][lane], g->centerA[2][lane] );
+			const cnWidePoint* p = g->points;
+			cnFrictionToManifold( m, normal, t1, t2, centerA, &p->rA[0][lane], &p->rA[1][lane], &p->rA[2][lane],
+								  (int)( sizeof( cnWidePoint ) / sizeof( double ) ), count, g->frictionImpulse[0][lane],
+								  g->frictionImpulse[1][lane], g->twistImpulse[lane] );
 		}
 	}
 }
 
 void cnStoreImpulses( cnStepContext* context )
 {
-	cnParallelFor( context->world, context->constraintCount, 64, cnStoreTaskFn, context );
+	cnParallelFor( context->world, context->graph->groupCount, 16, cnStoreTaskFn, context );
 }
