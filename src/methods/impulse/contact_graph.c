@@ -11,6 +11,7 @@
 
 #include "task.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -82,12 +83,9 @@ static inline void cnPutInertia( double out[6][CN_LANES], int lane, cnMat3 m )
 	out[5][lane] = m.cz.y;
 }
 
-void cnPackGeometry( cnStepContext* context, int constraintIndex )
+// Copies a constraint's geometry into lane `lane` of group g.
+static void cnPutGeometry( cnWideGroup* g, int lane, const cnContactConstraint* cc )
 {
-	const cnContactConstraint* cc = context->constraints + constraintIndex;
-	int slot = context->graph->slots[constraintIndex];
-	cnWideGroup* g = context->graph->groups + slot / CN_LANES;
-	int lane = slot % CN_LANES;
 	cnPutV3( g->normal, lane, cc->normal );
 	cnPutV3( g->tangent1, lane, cc->tangent1 );
 	cnPutV3( g->tangent2, lane, cc->tangent2 );
@@ -110,6 +108,12 @@ void cnPackGeometry( cnStepContext* context, int constraintIndex )
 	g->twistMass[lane] = cc->twistMass;
 }
 
+void cnPackGeometry( cnStepContext* context, int constraintIndex )
+{
+	int slot = context->graph->slots[constraintIndex];
+	cnPutGeometry( context->graph->groups + slot / CN_LANES, slot % CN_LANES, context->constraints + constraintIndex );
+}
+
 void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1, cnVec3 oldT2 )
 {
 	const cnContactConstraint* cc = context->constraints + constraintIndex;
@@ -121,10 +125,10 @@ void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1
 	g->frictionImpulse[1][lane] = cnDot( F, cc->tangent2 );
 }
 
-// Fills the lane of a constraint: its bodies, masses, softness, geometry and warm-start impulses.
-static void cnPackConstraint( cnStepContext* context, int k )
+// Fills the lane of constraint k (prepared in cc): its bodies, masses, softness, geometry and
+// warm-start impulses.
+static void cnPackConstraint( cnStepContext* context, int k, const cnContactConstraint* cc )
 {
-	const cnContactConstraint* cc = context->constraints + k;
 	int slot = context->graph->slots[k];
 	cnWideGroup* g = context->graph->groups + slot / CN_LANES;
 	int lane = slot % CN_LANES;
@@ -155,7 +159,7 @@ static void cnPackConstraint( cnStepContext* context, int k )
 	g->frictionImpulse[0][lane] = cc->frictionImpulse[0];
 	g->frictionImpulse[1][lane] = cc->frictionImpulse[1];
 	g->twistImpulse[lane] = cc->twistImpulse;
-	cnPackGeometry( context, k );
+	cnPutGeometry( g, lane, cc );
 }
 
 typedef struct cnPackTask
@@ -164,7 +168,8 @@ typedef struct cnPackTask
 	const int* constraintOfSlot;
 } cnPackTask;
 
-// Fills groups [startIndex, endIndex): empty lanes read the dummy body (at rest, never written).
+// Prepares the constraints of groups [startIndex, endIndex) straight into their lanes (a record is
+// kept only where the step's end needs it); empty lanes read the dummy body (at rest, never written).
 static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
 	(void)workerIndex;
@@ -172,6 +177,20 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 	cnStepContext* context = task->context;
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
+		// the next group's contacts (their heads and first manifolds) while this one is prepared: in
+		// group order they are scattered, and each was a cache miss
+		for ( int lane = 0; i + 1 < endIndex && lane < CN_LANES; ++lane )
+		{
+			int k = task->constraintOfSlot[( i + 1 ) * CN_LANES + lane];
+			if ( k >= 0 )
+			{
+				const char* c = (const char*)( context->world->contacts + context->refs[k].contactIndex );
+				for ( size_t offset = 0; offset < offsetof( cnContact, manifoldCount ); offset += 64 )
+				{
+					__builtin_prefetch( c + offset );
+				}
+			}
+		}
 		cnWideGroup* g = context->graph->groups + i;
 		// a group of full manifolds in every lane has every field written below; any other is cleared first,
 		// since empty lanes and the points past a lane's count must read as zeros
@@ -179,7 +198,7 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 		for ( int lane = 0; lane < CN_LANES; ++lane )
 		{
 			int k = task->constraintOfSlot[i * CN_LANES + lane];
-			full = full && k >= 0 && context->constraints[k].pointCount == CN_MAX_MANIFOLD_POINTS;
+			full = full && k >= 0 && context->refs[k].pointCount == CN_MAX_MANIFOLD_POINTS;
 		}
 		if ( full == false )
 		{
@@ -196,8 +215,11 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 			{
 				continue;
 			}
-			cnPackConstraint( context, k );
-			int points = context->constraints[k].pointCount;
+			cnContactConstraint prepared;
+			cnContactConstraint* cc = context->refs[k].kept ? context->constraints + k : &prepared;
+			cnPrepareConstraint( context, k, cc );
+			cnPackConstraint( context, k, cc );
+			int points = cc->pointCount;
 			g->laneCount = lane + 1;
 			g->maxPointCount = g->maxPointCount > points ? g->maxPointCount : points;
 		}
@@ -224,7 +246,7 @@ void cnBuildContactGraph( cnStepContext* context )
 	int sizes[CN_COLOR_COUNT + 1] = { 0 };
 	for ( int k = 0; k < n; ++k )
 	{
-		const cnContactConstraint* cc = context->constraints + k;
+		const cnConstraintRef* cc = context->refs + k;
 		int a = cnTakesImpulses( context, cc->indexA ) ? cc->indexA : -1;
 		int b = cnTakesImpulses( context, cc->indexB ) ? cc->indexB : -1;
 		int color = CN_COLOR_COUNT;
@@ -261,7 +283,7 @@ void cnBuildContactGraph( cnStepContext* context )
 	{
 		if ( colors[k] < CN_COLOR_COUNT )
 		{
-			classSize[colors[k]][context->constraints[k].pointCount] += 1;
+			classSize[colors[k]][context->refs[k].pointCount] += 1;
 		}
 	}
 	int colorCount = 0;
@@ -307,7 +329,7 @@ void cnBuildContactGraph( cnStepContext* context )
 	memset( bucket, 0, (size_t)( context->bodyCount + 2 ) * sizeof( int ) );
 	for ( int k = 0; k < n; ++k )
 	{
-		const cnContactConstraint* cc = context->constraints + k;
+		const cnConstraintRef* cc = context->refs + k;
 		int key = cc->indexA < cc->indexB ? cc->indexA : cc->indexB;
 		bucket[key + 1] += 1;
 	}
@@ -317,7 +339,7 @@ void cnBuildContactGraph( cnStepContext* context )
 	}
 	for ( int k = 0; k < n; ++k )
 	{
-		const cnContactConstraint* cc = context->constraints + k;
+		const cnConstraintRef* cc = context->refs + k;
 		int key = cc->indexA < cc->indexB ? cc->indexA : cc->indexB;
 		order[bucket[key]++] = k;
 	}
@@ -329,7 +351,7 @@ void cnBuildContactGraph( cnStepContext* context )
 		int c = colors[k];
 		if ( c < CN_COLOR_COUNT )
 		{
-			int points = context->constraints[k].pointCount;
+			int points = context->refs[k].pointCount;
 			graph->slots[k] = classStart[c][points] * CN_LANES + classFill[c][points]++;
 			constraintOfSlot[graph->slots[k]] = k;
 		}

@@ -172,7 +172,7 @@ static cnVec3 cnBodyAcceleration( const cnStepContext* context, const cnBody* bo
 }
 
 // Fills the constraint of manifold mi of contact i.
-static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i, int mi, const cnBody* ba,
+static void cnPrepareManifold( const cnStepContext* context, const cnContact* c, int i, int mi, const cnBody* ba,
 							   const cnBody* bb, cnContactConstraint* cc )
 {
 	int dummy = context->bodyCount;
@@ -203,12 +203,6 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 	cc->tangent2 = t2;
 	cc->normalAcceleration = cnDot( normal, cnSub( cnBodyAcceleration( context, bb ), cnBodyAcceleration( context, ba ) ) );
 
-	// two spheres: their normal is the line of centres, which turns within the step as they move past
-	// each other (cnFollowSpheres)
-	const cnWorld* world = context->world;
-	const cnShape* sa = world->shapes + c->shapeA;
-	const cnShape* sb = world->shapes + c->shapeB;
-	cc->spheres = sa->geom.type == cnShape_sphere && sb->geom.type == cnShape_sphere;
 
 	const cnBodyState* sA = context->states + cc->indexA;
 	const cnBodyState* sB = context->states + cc->indexB;
@@ -237,6 +231,18 @@ static void cnPrepareManifold( cnStepContext* context, const cnContact* c, int i
 	cnFrictionFromPoints( cc );
 }
 
+void cnPrepareConstraint( const cnStepContext* context, int k, cnContactConstraint* cc )
+{
+	const cnConstraintRef* ref = context->refs + k;
+	const cnWorld* world = context->world;
+	const cnContact* c = world->contacts + ref->contactIndex;
+	cnPrepareManifold( context, c, ref->contactIndex, ref->manifoldIndex, world->bodies + c->bodyA,
+					   world->bodies + c->bodyB, cc );
+	// two spheres: their normal is the line of centres, which turns within the step as they move past
+	// each other (cnFollowSpheres)
+	cc->spheres = ref->spheres;
+}
+
 typedef struct cnPrepareTask
 {
 	cnStepContext* context;
@@ -244,12 +250,14 @@ typedef struct cnPrepareTask
 	const int* first;
 } cnPrepareTask;
 
+// Lists the constraints of contacts [startIndex, endIndex): each writes only its own refs.
 static void cnPrepareTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
 	(void)workerIndex;
 	const cnPrepareTask* task = taskContext;
 	cnStepContext* context = task->context;
 	const cnWorld* world = context->world;
+	int dummy = context->bodyCount;
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		if ( task->first[i] < 0 )
@@ -259,9 +267,19 @@ static void cnPrepareTaskFn( int startIndex, int endIndex, int workerIndex, void
 		const cnContact* c = world->contacts + i;
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
+		bool spheres = world->shapes[c->shapeA].geom.type == cnShape_sphere &&
+					   world->shapes[c->shapeB].geom.type == cnShape_sphere;
 		for ( int mi = 0; mi < c->manifoldCount; ++mi )
 		{
-			cnPrepareManifold( context, c, i, mi, ba, bb, context->constraints + task->first[i] + mi );
+			cnConstraintRef* ref = context->refs + task->first[i] + mi;
+			ref->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
+			ref->indexB = bb->solverIndex >= 0 ? bb->solverIndex : dummy;
+			ref->contactIndex = i;
+			ref->manifoldIndex = mi;
+			ref->pointCount = cnContactManifold( c, mi )->pointCount;
+			ref->spheres = spheres;
+			// (cnWorksAfterSubSteps of the record to come)
+			ref->kept = c->restitution != 0.0 || spheres;
 		}
 	}
 }
@@ -279,18 +297,25 @@ void cnPrepareContacts( cnStepContext* context )
 		n += first[i] >= 0 ? c->manifoldCount : 0;
 	}
 
+	// the records are written only for the kept constraints (cnBuildContactGraph prepares the others
+	// straight into their lanes): the copy through an array of records was a large share of the step
+	context->refs = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnConstraintRef ) );
 	context->constraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnContactConstraint ) );
 	context->constraintCount = n;
 
-	// each contact fills its own constraints: any split over the workers gives the same bits
 	cnPrepareTask task = { context, first };
 	cnParallelFor( world, world->contactCount, 64, cnPrepareTaskFn, &task );
+}
 
+void cnPrepareSpherePairs( cnStepContext* context )
+{
+	cnWorld* world = context->world;
+	int n = context->constraintCount;
 	// the sphere pairs, listed once with what turning their normals needs: the sub-steps visit only them
 	int pairCount = 0;
 	for ( int k = 0; k < n; ++k )
 	{
-		pairCount += context->constraints[k].spheres ? 1 : 0;
+		pairCount += context->refs[k].kept && context->constraints[k].spheres ? 1 : 0;
 	}
 	context->spherePairs = cnArena_Alloc( &world->arena, (size_t)( pairCount > 0 ? pairCount : 1 ) * sizeof( cnSpherePair ) );
 	context->spherePairCount = pairCount;
@@ -298,7 +323,7 @@ void cnPrepareContacts( cnStepContext* context )
 	for ( int k = 0; k < n; ++k )
 	{
 		const cnContactConstraint* cc = context->constraints + k;
-		if ( cc->spheres == false )
+		if ( context->refs[k].kept == false || cc->spheres == false )
 		{
 			continue;
 		}
@@ -449,7 +474,8 @@ void cnApplyRestitution( cnStepContext* context )
 	for ( int i = 0; i < context->constraintCount; ++i )
 	{
 		cnContactConstraint* cc = context->constraints + i;
-		if ( cc->restitution == 0.0 )
+		// (only kept constraints have records: restitution's are among them)
+		if ( context->refs[i].kept == false || cc->restitution == 0.0 )
 		{
 			continue;
 		}

@@ -159,6 +159,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	cnPrepareJoints( &context );
 	cnPrepareContacts( &context );
 	cnBuildContactGraph( &context );
+	cnPrepareSpherePairs( &context );
 
 	double integrateSeconds = 0.0;
 	for ( int step = 0; step < subSteps; ++step )

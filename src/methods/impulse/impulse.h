@@ -72,6 +72,22 @@ typedef struct cnSpherePair
 	cnVec3 startVA, startWA, startVB, startWB;
 } cnSpherePair;
 
+/// What the colouring and the packing need of a contact constraint before it is prepared: the
+/// constraint itself is prepared straight into its lane (contact_graph.c) and kept as a record only
+/// when the step's end works on it.
+typedef struct cnConstraintRef
+{
+	// solver indices of the bodies (bodyCount: the dummy entry)
+	int indexA, indexB;
+	int contactIndex, manifoldIndex;
+	int pointCount;
+	// a pair of spheres (cnSpherePair)
+	bool spheres;
+	// restitution or a pair of spheres: its record (cnStepContext.constraints) is kept for the step's
+	// end (cnWorksAfterSubSteps); the others' records are never written
+	bool kept;
+} cnConstraintRef;
+
 typedef struct cnContactConstraint
 {
 	int indexA, indexB;
@@ -135,6 +151,8 @@ typedef struct cnStepContext
 	// bodyCount + 1 entries: the last is a dummy for static and sleeping bodies (never written)
 	cnBodyState* states;
 	cnBodySim* sims;
+	// one per manifold solved, in contact order: refs for all; records only where refs[k].kept
+	cnConstraintRef* refs;
 	cnContactConstraint* constraints;
 	int constraintCount;
 	// the constraints between two spheres (cnFollowSpheres turns their normals every sub-step)
@@ -176,8 +194,12 @@ void cnSolveJoints( cnStepContext* context, bool useBias );
 /// The equality rows of all joints, solved exactly per island of joined bodies (joint_island.c).
 void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias );
 
-/// Builds the contact constraints of every touching contact with an awake body.
+/// Lists the contact constraints of every touching contact with an awake body (cnConstraintRef).
 void cnPrepareContacts( cnStepContext* context );
+/// Prepares constraint k (its masses, geometry and warm-start impulses) into cc.
+void cnPrepareConstraint( const cnStepContext* context, int k, cnContactConstraint* cc );
+/// Lists the sphere pairs among the kept constraints (after cnBuildContactGraph prepared them).
+void cnPrepareSpherePairs( cnStepContext* context );
 /// Applies last step's impulses (contact_graph.c, like the pass below).
 void cnWarmStartContacts( cnStepContext* context );
 /// One pass over the contacts; useBias pushes overlap out softly, false relaxes.
