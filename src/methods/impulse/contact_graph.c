@@ -292,14 +292,12 @@ void cnBuildContactGraph( cnStepContext* context )
 		colorCount = sizes[c] > 0 ? c + 1 : colorCount;
 	}
 	graph->colorCount = colorCount;
-	int classStart[CN_COLOR_COUNT][CN_MAX_MANIFOLD_POINTS + 1];
 	int groupCount = 0;
 	for ( int c = 0; c < colorCount; ++c )
 	{
 		graph->colorStart[c] = groupCount;
-		for ( int points = CN_MAX_MANIFOLD_POINTS; points >= 0; --points )
+		for ( int points = 0; points <= CN_MAX_MANIFOLD_POINTS; ++points )
 		{
-			classStart[c][points] = groupCount;
 			groupCount += ( classSize[c][points] + CN_LANES - 1 ) / CN_LANES;
 		}
 	}
@@ -320,10 +318,14 @@ void cnBuildContactGraph( cnStepContext* context )
 		constraintOfSlot[i] = -1;
 	}
 
-	// each class in the order of its constraints' first simulated body (a stable counting sort): the
-	// lanes of a group and the groups a worker takes then touch nearby body states, which the next
-	// colour's groups and the body loops find in that worker's cache (task.c gives each worker the
-	// same end of every loop). The overflow set keeps contact order: its order changes its result
+	// the constraints in the order of their first simulated body (a stable counting sort), each
+	// colour's groups in the order they open: a group opens when the first constraint of its point
+	// count finds the last one of that count full. So a colour's groups follow the bodies whatever
+	// their point counts, the lanes of a group and the groups a worker takes touch nearby body
+	// states, and the next colour's groups and the body loops find them in that worker's cache
+	// (task.c gives each worker the same end of every loop; with the classes one after another, a
+	// worker took the four-point manifolds of every body and the other the rest). The overflow set
+	// keeps contact order: its order changes its result
 	int* order = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
 	int* bucket = cnArena_Alloc( &world->arena, (size_t)( context->bodyCount + 2 ) * sizeof( int ) );
 	memset( bucket, 0, (size_t)( context->bodyCount + 2 ) * sizeof( int ) );
@@ -343,8 +345,18 @@ void cnBuildContactGraph( cnStepContext* context )
 		int key = cc->indexA < cc->indexB ? cc->indexA : cc->indexB;
 		order[bucket[key]++] = k;
 	}
-	int classFill[CN_COLOR_COUNT][CN_MAX_MANIFOLD_POINTS + 1];
-	memset( classFill, 0, sizeof( classFill ) );
+	// per colour: the groups opened so far; per colour and point count: its open group and its lanes
+	// in use (CN_LANES: none open)
+	int opened[CN_COLOR_COUNT] = { 0 };
+	int openGroup[CN_COLOR_COUNT][CN_MAX_MANIFOLD_POINTS + 1];
+	int openFill[CN_COLOR_COUNT][CN_MAX_MANIFOLD_POINTS + 1];
+	for ( int c = 0; c < CN_COLOR_COUNT; ++c )
+	{
+		for ( int points = 0; points <= CN_MAX_MANIFOLD_POINTS; ++points )
+		{
+			openFill[c][points] = CN_LANES;
+		}
+	}
 	for ( int i = 0; i < n; ++i )
 	{
 		int k = order[i];
@@ -352,7 +364,12 @@ void cnBuildContactGraph( cnStepContext* context )
 		if ( c < CN_COLOR_COUNT )
 		{
 			int points = context->refs[k].pointCount;
-			graph->slots[k] = classStart[c][points] * CN_LANES + classFill[c][points]++;
+			if ( openFill[c][points] == CN_LANES )
+			{
+				openGroup[c][points] = graph->colorStart[c] + opened[c]++;
+				openFill[c][points] = 0;
+			}
+			graph->slots[k] = openGroup[c][points] * CN_LANES + openFill[c][points]++;
 			constraintOfSlot[graph->slots[k]] = k;
 		}
 	}
