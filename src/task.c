@@ -6,11 +6,12 @@
 // One loop runs at a time. The caller publishes it by bumping the pool's generation; the caller and
 // every thread that is awake take ranges until none are left, even workers from the front and odd
 // ones from the back (so with two workers each keeps its end of every loop, and the bodies there in
-// its cache), and the one that finishes the last range wakes the caller if it sleeps. Between loops a thread spins for a short
-// while (the step's loops come in quick succession) and then sleeps on a condition variable, so an
-// idle world costs no CPU: the machines Cairn runs on are often shared, with fewer cores than
-// workers. Publishing a loop and claiming its ranges take no lock; the mutex is taken only to sleep
-// and to wake a sleeper (a step has hundreds of loops: the colours of every pass of every sub-step).
+// its cache), and the one that finishes the last range wakes the caller if it sleeps. Between loops
+// a thread spins for a short while (the step's loops come in quick succession) and then sleeps on a
+// condition variable, so an idle world costs no CPU: the machines Cairn runs on are often shared,
+// with fewer cores than workers. Publishing a loop and claiming its ranges take no lock; the mutex is
+// taken only to sleep and to wake a sleeper (a step has hundreds of loops: the colours of every pass
+// of every sub-step).
 #define _POSIX_C_SOURCE 200809L
 
 #include "task.h"
