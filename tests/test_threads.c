@@ -121,6 +121,22 @@ static void parallelForCoversEveryItemOnce( void )
 	}
 }
 
+// The most workers, each loop cut into the most ranges (4 per worker): the task pool's state word
+// holds the range count and the first and last unclaimed ranges in 10 bits each, claimed from both
+// ends (task.c).
+static void parallelForCoversTheMostRanges( void )
+{
+	cnWorld* world = makeWorld( CN_MAX_WORKERS );
+	CHECK( world != NULL );
+	for ( int round = 0; round < 5; ++round )
+	{
+		Coverage* c = runCoverage( world, 9999, 1 );
+		CHECK( coveredOnce( c ) );
+		CHECK( atomic_load( &c->calls ) == 4 * CN_MAX_WORKERS );
+	}
+	cnDestroyWorld( world );
+}
+
 static void parallelForRunsSmallLoopsInline( void )
 {
 	cnWorld* world = makeWorld( 4 );
@@ -527,6 +543,7 @@ static void snapshotsContinueOnAnyWorkerCount( void )
 int main( void )
 {
 	RUN_TEST( parallelForCoversEveryItemOnce );
+	RUN_TEST( parallelForCoversTheMostRanges );
 	RUN_TEST( parallelForRunsSmallLoopsInline );
 	RUN_TEST( parallelForUsesUserScheduler );
 	RUN_TEST( workerSettingsAreChecked );
