@@ -135,7 +135,6 @@ static void cnPackConstraint( cnStepContext* context, int k, const cnContactCons
 	g->constraint[lane] = k;
 	context->graph->slotManifold[slot] =
 		cnContactManifold( context->world->contacts + cc->contactIndex, cc->manifoldIndex );
-	context->graph->slotUnpacked[slot] = cnWorksAfterSubSteps( cc );
 	g->indexA[lane] = cc->indexA;
 	g->indexB[lane] = cc->indexB;
 	g->writeA[lane] = cnTakesImpulses( context, cc->indexA );
@@ -311,7 +310,6 @@ void cnBuildContactGraph( cnStepContext* context )
 	graph->slots = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
 	size_t slotCount = (size_t)( groupCount > 0 ? groupCount : 1 ) * CN_LANES;
 	graph->slotManifold = cnArena_Alloc( &world->arena, slotCount * sizeof( cnManifold* ) );
-	graph->slotUnpacked = cnArena_Alloc( &world->arena, slotCount );
 	int* constraintOfSlot = cnArena_Alloc( &world->arena, (size_t)( groupCount > 0 ? groupCount : 1 ) * CN_LANES * sizeof( int ) );
 	for ( int i = 0; i < groupCount * CN_LANES; ++i )
 	{
@@ -388,7 +386,8 @@ void cnBuildContactGraph( cnStepContext* context )
 	cnParallelFor( world, groupCount, 16, cnPackTaskFn, &task );
 }
 
-void cnReadLaneImpulses( const cnStepContext* context, int k )
+// Copies one constraint's impulses out of its lane into its record.
+static void cnReadLaneImpulses( const cnStepContext* context, int k )
 {
 	const cnContactGraph* graph = context->graph;
 	cnContactConstraint* cc = context->constraints + k;
@@ -420,9 +419,10 @@ static void cnUnpackTaskFn( int startIndex, int endIndex, int workerIndex, void*
 		const cnWideGroup* g = graph->groups + i;
 		for ( int lane = 0; lane < g->laneCount; ++lane )
 		{
-			if ( graph->slotUnpacked[i * CN_LANES + lane] )
+			int k = g->constraint[lane];
+			if ( context->refs[k].kept )
 			{
-				cnReadLaneImpulses( context, g->constraint[lane] );
+				cnReadLaneImpulses( context, k );
 			}
 		}
 	}

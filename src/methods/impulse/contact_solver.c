@@ -171,17 +171,23 @@ static cnVec3 cnBodyAcceleration( const cnStepContext* context, const cnBody* bo
 	return cnMulAdd( cnMulSV( body->gravityScale, context->gravity ), body->invMass, body->force );
 }
 
-// Fills the constraint of manifold mi of contact i.
-static void cnPrepareManifold( const cnStepContext* context, const cnContact* c, int i, int mi, const cnBody* ba,
-							   const cnBody* bb, cnContactConstraint* cc )
+void cnPrepareConstraint( const cnStepContext* context, int k, cnContactConstraint* cc )
 {
+	const cnConstraintRef* ref = context->refs + k;
+	const cnWorld* world = context->world;
+	const cnContact* c = world->contacts + ref->contactIndex;
+	const cnBody* ba = world->bodies + c->bodyA;
+	const cnBody* bb = world->bodies + c->bodyB;
 	int dummy = context->bodyCount;
-	cnManifold* manifold = cnContactManifold( c, mi );
+	cnManifold* manifold = cnContactManifold( c, ref->manifoldIndex );
 
-	cc->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
-	cc->indexB = bb->solverIndex >= 0 ? bb->solverIndex : dummy;
-	cc->contactIndex = i;
-	cc->manifoldIndex = mi;
+	cc->indexA = ref->indexA;
+	cc->indexB = ref->indexB;
+	cc->contactIndex = ref->contactIndex;
+	cc->manifoldIndex = ref->manifoldIndex;
+	// two spheres: their normal is the line of centres, which turns within the step as they move past
+	// each other (cnFollowSpheres)
+	cc->spheres = ref->spheres;
 	cc->pointCount = manifold->pointCount;
 	cc->friction = c->friction;
 	cc->restitution = c->restitution;
@@ -202,7 +208,6 @@ static void cnPrepareManifold( const cnStepContext* context, const cnContact* c,
 	cc->tangent1 = t1;
 	cc->tangent2 = t2;
 	cc->normalAcceleration = cnDot( normal, cnSub( cnBodyAcceleration( context, bb ), cnBodyAcceleration( context, ba ) ) );
-
 
 	const cnBodyState* sA = context->states + cc->indexA;
 	const cnBodyState* sB = context->states + cc->indexB;
@@ -231,30 +236,18 @@ static void cnPrepareManifold( const cnStepContext* context, const cnContact* c,
 	cnFrictionFromPoints( cc );
 }
 
-void cnPrepareConstraint( const cnStepContext* context, int k, cnContactConstraint* cc )
-{
-	const cnConstraintRef* ref = context->refs + k;
-	const cnWorld* world = context->world;
-	const cnContact* c = world->contacts + ref->contactIndex;
-	cnPrepareManifold( context, c, ref->contactIndex, ref->manifoldIndex, world->bodies + c->bodyA,
-					   world->bodies + c->bodyB, cc );
-	// two spheres: their normal is the line of centres, which turns within the step as they move past
-	// each other (cnFollowSpheres)
-	cc->spheres = ref->spheres;
-}
-
-typedef struct cnPrepareTask
+typedef struct cnListTask
 {
 	cnStepContext* context;
 	// the first constraint of each contact (-1: not solved)
 	const int* first;
-} cnPrepareTask;
+} cnListTask;
 
 // Lists the constraints of contacts [startIndex, endIndex): each writes only its own refs.
-static void cnPrepareTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+static void cnListTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
 	(void)workerIndex;
-	const cnPrepareTask* task = taskContext;
+	const cnListTask* task = taskContext;
 	cnStepContext* context = task->context;
 	const cnWorld* world = context->world;
 	int dummy = context->bodyCount;
@@ -278,7 +271,6 @@ static void cnPrepareTaskFn( int startIndex, int endIndex, int workerIndex, void
 			ref->manifoldIndex = mi;
 			ref->pointCount = cnContactManifold( c, mi )->pointCount;
 			ref->spheres = spheres;
-			// (cnWorksAfterSubSteps of the record to come)
 			ref->kept = c->restitution != 0.0 || spheres;
 		}
 	}
@@ -303,8 +295,8 @@ void cnPrepareContacts( cnStepContext* context )
 	context->constraints = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( cnContactConstraint ) );
 	context->constraintCount = n;
 
-	cnPrepareTask task = { context, first };
-	cnParallelFor( world, world->contactCount, 64, cnPrepareTaskFn, &task );
+	cnListTask task = { context, first };
+	cnParallelFor( world, world->contactCount, 64, cnListTaskFn, &task );
 }
 
 void cnPrepareSpherePairs( cnStepContext* context )
@@ -315,18 +307,19 @@ void cnPrepareSpherePairs( cnStepContext* context )
 	int pairCount = 0;
 	for ( int k = 0; k < n; ++k )
 	{
-		pairCount += context->refs[k].kept && context->constraints[k].spheres ? 1 : 0;
+		pairCount += context->refs[k].spheres ? 1 : 0;
 	}
 	context->spherePairs = cnArena_Alloc( &world->arena, (size_t)( pairCount > 0 ? pairCount : 1 ) * sizeof( cnSpherePair ) );
 	context->spherePairCount = pairCount;
 	pairCount = 0;
 	for ( int k = 0; k < n; ++k )
 	{
-		const cnContactConstraint* cc = context->constraints + k;
-		if ( context->refs[k].kept == false || cc->spheres == false )
+		if ( context->refs[k].spheres == false )
 		{
 			continue;
 		}
+		// (a sphere pair's record is kept)
+		const cnContactConstraint* cc = context->constraints + k;
 		const cnContact* c = world->contacts + cc->contactIndex;
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
@@ -541,7 +534,7 @@ static void cnStoreTaskFn( int startIndex, int endIndex, int workerIndex, void* 
 			int slot = i * CN_LANES + lane;
 			cnManifold* m = graph->slotManifold[slot];
 			int count = g->pointCount[lane];
-			if ( graph->slotUnpacked[slot] )
+			if ( context->refs[g->constraint[lane]].kept )
 			{
 				const cnContactConstraint* cc = context->constraints + g->constraint[lane];
 				for ( int j = 0; j < count; ++j )

@@ -90,11 +90,9 @@ typedef struct cnContactGraph
 	int overflowStart;
 	// group * CN_LANES + lane of each constraint
 	int* slots;
-	// per slot (for the step's end, kept out of the groups the passes stream): the manifold its
-	// constraint solves, and 1 where the constraint is worked on after the sub-steps, so its impulses
-	// are unpacked into it (cnWorksAfterSubSteps), 0 where they stay only in the lane
+	// the manifold of each slot's constraint (for the step's end, kept out of the groups the passes
+	// stream)
 	cnManifold** slotManifold;
-	unsigned char* slotUnpacked;
 	// the solve path in use (cnSimdPath, never auto)
 	int path;
 } cnContactGraph;

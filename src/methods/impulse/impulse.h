@@ -83,8 +83,9 @@ typedef struct cnConstraintRef
 	int pointCount;
 	// a pair of spheres (cnSpherePair)
 	bool spheres;
-	// restitution or a pair of spheres: its record (cnStepContext.constraints) is kept for the step's
-	// end (cnWorksAfterSubSteps); the others' records are never written
+	// restitution or a pair of spheres, which the step's end works on after the sub-steps: its record
+	// (cnStepContext.constraints) is kept and its impulses unpacked into it; the others' records are
+	// never written
 	bool kept;
 } cnConstraintRef;
 
@@ -210,17 +211,9 @@ void cnFollowSpheres( cnStepContext* context );
 void cnApplyRestitution( cnStepContext* context );
 /// Colours the constraints and packs them for the passes (contact_graph.c).
 void cnBuildContactGraph( cnStepContext* context );
-/// Copies the passes' impulses back into the constraints that restitution or the sphere pairs work
-/// on after the sub-steps (cnWorksAfterSubSteps); the others stay in their lanes for cnStoreImpulses.
+/// Copies the passes' impulses back into the kept constraints (cnConstraintRef.kept), which
+/// restitution or the sphere pairs work on after the sub-steps; the others stay in their lanes for
+/// cnStoreImpulses.
 void cnUnpackImpulses( cnStepContext* context );
-/// Copies one constraint's impulses out of its lane.
-void cnReadLaneImpulses( const cnStepContext* context, int constraintIndex );
-
-/// True for a constraint that the step's end works on after the sub-steps (restitution, or a sphere
-/// pair's last turn of its normal), which needs its impulses unpacked first.
-static inline bool cnWorksAfterSubSteps( const cnContactConstraint* cc )
-{
-	return cc->restitution != 0.0 || cc->spheres;
-}
 /// Writes the accumulated impulses back into the manifolds for the next step.
 void cnStoreImpulses( cnStepContext* context );
