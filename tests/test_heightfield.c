@@ -79,29 +79,38 @@ static void testFlatRest( void )
 
 static void testFlatSlide( void )
 {
-	// a box launched at 4 m/s across the grid stops v0^2 / (2 mu g) away, in a straight line
+	// a box launched across the grid stops v0^2 / (2 mu g) away, in a straight line. At these speeds
+	// it moves more than a quarter of its half-size a step, so the continuous stage sweeps it over
+	// the triangles ahead, whose edges it meets side-on: none of them may stop it
 	cnHeightfield* field = gridField( 41, 20.0, 0.0 );
-	double mu = 0.3, g = 9.81, v0 = 4.0;
-	cnVec3 dir = cnV3( cos( 0.4 ), sin( 0.4 ), 0.0 );
-	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -g ) );
-	cnMaterialId material = tbMaterial( world, mu, 0.0 );
-	fieldBody( world, field, material );
-	cnVec3 start = cnV3( -3.0, -1.3, 0.25 );
-	cnBodyId box = tbBox( world, cnBody_dynamic, start, cnQuat_identity, cnMulSV( v0, dir ), cnV3( 0.25, 0.25, 0.25 ),
-						  material );
-	double lateral = 0.0;
-	for ( int i = 0; i < 150; ++i )
+	double mu = 0.3, g = 9.81;
+	const double speeds[] = { 4.0, 7.0 };
+	for ( int k = 0; k < 2; ++k )
 	{
-		CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );
+		double v0 = speeds[k];
+		cnVec3 dir = cnV3( cos( 0.4 ), sin( 0.4 ), 0.0 );
+		cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -g ) );
+		cnMaterialId material = tbMaterial( world, mu, 0.0 );
+		fieldBody( world, field, material );
+		cnVec3 start = cnV3( -7.0, -2.8, 0.25 );
+		cnBodyId box = tbBox( world, cnBody_dynamic, start, cnQuat_identity, cnMulSV( v0, dir ),
+							  cnV3( 0.25, 0.25, 0.25 ), material );
+		double lateral = 0.0;
+		for ( int i = 0; i < 180; ++i )
+		{
+			CHECK( cnWorld_Step( world, 1.0 / 60.0 ) );
+			cnVec3 p = cnSub( cnBody_GetPosition( world, box ), start );
+			lateral = fmax( lateral, fabs( p.x * dir.y - p.y * dir.x ) );
+		}
 		cnVec3 p = cnSub( cnBody_GetPosition( world, box ), start );
-		lateral = fmax( lateral, fabs( p.x * dir.y - p.y * dir.x ) );
+		double expected = v0 * v0 / ( 2.0 * mu * g );
+		CHECK_NEAR( cnDot( p, dir ), expected, 0.02 * expected );
+		CHECK( lateral < 1e-3 );
+		// (within the linear slop, where a resting contact is rigid and not pushed out)
+		CHECK( fabs( p.z ) < cnDefaultWorldDef().linearSlop );
+		CHECK( cnWorld_GetStats( world ).continuousHitCount == 0 );
+		cnDestroyWorld( world );
 	}
-	cnVec3 p = cnSub( cnBody_GetPosition( world, box ), start );
-	double expected = v0 * v0 / ( 2.0 * mu * g );
-	CHECK_NEAR( cnDot( p, dir ), expected, 0.02 * expected );
-	CHECK( lateral < 1e-3 );
-	CHECK( fabs( p.z ) < 1e-3 );
-	cnDestroyWorld( world );
 	cnReleaseHeightfield( field );
 }
 
