@@ -3,8 +3,8 @@
 // a tower of 20 unit cubes exactly stacked and a pyramid of 15 levels of unit cubes (1240), friction
 // 0.5, no restitution, gravity 10, sleeping off, dt = 1/60. Issue 15's targets: the tower's largest
 // horizontal drift under 1 cm over 1000 steps (Box3D 1.5 cm, MuJoCo 0.9 cm), the pyramid's largest
-// displacement under 5 mm over 500 steps. Both are checked at the targets (the default 4 sub-steps of
-// 2 relax passes reach about 0.62 cm and 0.30 cm; 8 sub-steps of 1, 0.13 cm and 0.15 cm: docs/methods.md).
+// displacement under 5 mm over 500 steps. Both are checked at the targets (the default 5 sub-steps of
+// 1 relax pass reach about 0.30 cm and 0.30 cm; 8 sub-steps of 1, 0.13 cm and 0.15 cm: docs/methods.md).
 // CAIRN_FAST_TESTS runs an 8-level pyramid for 300 steps instead (sanitizer builds).
 #include "cairn/cairn.h"
 #include "test.h"

@@ -97,8 +97,8 @@ cnMethodSettings cnDefaultMethodSettings( void )
 {
 	cnMethodSettings s;
 	memset( &s, 0, sizeof( s ) );
-	s.impulse.subSteps = 4;
-	s.impulse.relaxIterations = 2;
+	s.impulse.subSteps = 5;
+	s.impulse.relaxIterations = 1;
 	s.impulse.contactHertz = 30.0;
 	s.impulse.contactDampingRatio = 10.0;
 	s.impulse.maxPushVelocity = 3.0;

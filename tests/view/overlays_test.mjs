@@ -56,10 +56,13 @@ async function testQuantities() {
 		if (Math.abs(potential - g * (m * zBall + masses.box * zBox)) > 1e-9 * e0) bad.potential += 1;
 		// exact for any step: velocity grows by g h each step, so v = g t
 		if (Math.abs(kinetic - 0.5 * m * (g * t) ** 2) > 1e-6) bad.kinetic += 1;
-		if (Math.abs(pz + m * g * t) > 1e-6) bad.momentum += 1;
-		// angular momentum about the origin: the ball's r x m v = (0, m x g t, 0) (the box rests)
+		// the box rests, but its contacts start without impulses and it settles onto them in its first
+		// steps at a few micrometres per second (2 m from the origin: a few 1e-6 of angular momentum)
+		const resting = 1e-5;
+		if (Math.abs(pz + m * g * t) > resting) bad.momentum += 1;
+		// angular momentum about the origin: the ball's r x m v = (0, m x g t, 0)
 		const xBall = frames[f][1 + 7 * ball];
-		if (Math.abs(lx) > 1e-6 || Math.abs(ly - m * xBall * g * t) > 1e-6 || Math.abs(lz) > 1e-6) bad.angular += 1;
+		if (Math.abs(lx) > resting || Math.abs(ly - m * xBall * g * t) > resting || Math.abs(lz) > resting) bad.angular += 1;
 		// positions by semi-implicit Euler: each step loses 1/2 m g^2 h_step^2, so at most 1/2 m g^2 h t
 		const tolerance = 0.5 * m * g * g * h * t + 1e-6;
 		if (Math.abs(kinetic - m * g * (3 - zBall)) > tolerance) bad.drop += 1;

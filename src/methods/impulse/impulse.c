@@ -179,13 +179,14 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 		cnParallelFor( world, count, CN_BODIES_PER_TASK, cnIntegratePositionsTaskFn, &context );
 		integrateSeconds += cnSeconds() - t0;
 
-		// relax: rigid passes that take out the velocity the soft correction added. A second pass
-		// lets 4 sub-steps hold the 20-box tower (1 pass: it falls); the passes alternate direction,
-		// a symmetric sweep (0.6 cm of drift against 0.9 cm both one way; docs/methods.md)
+		// relax: rigid passes that take out the velocity the soft correction added. They alternate
+		// direction so that the last one runs against the solve pass: each sub-step is then a
+		// symmetric sweep. The 20-box tower holds only so: one relax pass the solve's way let it
+		// fall, as did two passes whose last ran the solve's way (docs/methods.md)
 		int sweep = context.sweep;
 		for ( int pass = 0; pass < settings->relaxIterations; ++pass )
 		{
-			context.sweep = sweep ^ ( pass & 1 );
+			context.sweep = sweep ^ ( ( settings->relaxIterations - pass ) & 1 );
 			cnSolveJoints( &context, false );
 			cnSolveContacts( &context, false );
 		}
