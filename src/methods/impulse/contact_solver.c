@@ -207,7 +207,10 @@ void cnPrepareConstraint( const cnStepContext* context, int k, cnContactConstrai
 	cc->normal = normal;
 	cc->tangent1 = t1;
 	cc->tangent2 = t2;
-	cc->normalAcceleration = cnDot( normal, cnSub( cnBodyAcceleration( context, bb ), cnBodyAcceleration( context, ba ) ) );
+	// (read by restitution only, which visits the kept constraints: the others leave the bodies' cold
+	// data unread)
+	cc->normalAcceleration =
+		ref->kept ? cnDot( normal, cnSub( cnBodyAcceleration( context, bb ), cnBodyAcceleration( context, ba ) ) ) : 0.0;
 
 	const cnBodyState* sA = context->states + cc->indexA;
 	const cnBodyState* sB = context->states + cc->indexB;
