@@ -230,9 +230,9 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 		cnApplyNormalW( &A, &B, g, lane, CN_ACTIVE( g, j, lane ), n, rnA, rnB, impulse );
 	}
 
-	// friction in both passes. (Box3D applies it only when relaxing: here that cut the 20-box
-	// tower's drift from 20 cm to 5 cm but let boxes landing on triangle meshes slide a millimetre and
-	// a box sliding over a heightfield stop 23 % short of v0^2 / (2 mu g).)
+	// friction in both passes. (Box3D applies it only when relaxing: here that would let a box
+	// landing on a mesh, a heightfield or a plane slide more than a millimetre while its push-out
+	// acts; docs/methods.md.)
 	{
 		cnW friction = CN_LD( g->friction );
 
