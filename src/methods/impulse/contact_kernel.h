@@ -231,8 +231,8 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 	}
 
 	// friction in both passes. (Box3D applies it only when relaxing: here that would let a box
-	// landing on a mesh, a heightfield or a plane slide more than a millimetre while its push-out
-	// acts; docs/methods.md.)
+	// landing on a mesh or a heightfield slide more than a millimetre while its push-out acts;
+	// docs/methods.md.)
 	{
 		cnW friction = CN_LD( g->friction );
 
