@@ -165,8 +165,10 @@ typedef struct cnSweepQuery
 	// earliest time of impact found (1: none) and the normal there, from the obstacle to the shape
 	double fraction;
 	cnVec3 normal;
-	// the obstacle's transform while its triangles are visited
+	// the obstacle's transform while its triangles are visited, and the shape's origin at the start and
+	// end poses in the obstacle's frame (what decides which side of a triangle's plane it is on)
 	cnTransform xfObstacle;
+	cnVec3 startLocal, endLocal;
 } cnSweepQuery;
 
 // Time of impact of the swept shape against an obstacle at xfA (time_of_impact.c: conservative
@@ -226,10 +228,10 @@ static bool cnTriangleCallback( void* context, int triangle, const cnVec3 vertic
 	cnGeometry g;
 	cnTransform offset;
 	cnMakeTriangle( vertices, local, &g, &offset );
-	// the plane in the obstacle's frame, the shape's centres at both ends taken into that frame
+	// the plane in the obstacle's frame
 	cnVec3 face = cnCross( cnSub( vertices[1], vertices[0] ), cnSub( vertices[2], vertices[0] ) );
-	double start = cnDot( face, cnSub( cnInvTransformPoint( q->xfObstacle, q->startCentre ), vertices[0] ) );
-	double end = cnDot( face, cnSub( cnInvTransformPoint( q->xfObstacle, q->xfEnd.p ), vertices[0] ) );
+	double start = cnDot( face, cnSub( q->startLocal, vertices[0] ) );
+	double end = cnDot( face, cnSub( q->endLocal, vertices[0] ) );
 	cnSweepAgainst( q, &g, cnMulTransforms( q->xfObstacle, offset ), start > 0.0 && end < 0.0 );
 	return true;
 }
@@ -278,6 +280,11 @@ static bool cnSweepCallback( int32_t proxyId, uint64_t userData, void* context )
 	}
 
 	q->xfObstacle = cnShapeWorldTransform( body, other );
+	if ( other->geom.type == cnShape_mesh || other->geom.type == cnShape_heightfield )
+	{
+		q->startLocal = cnInvTransformPoint( q->xfObstacle, q->startCentre );
+		q->endLocal = cnInvTransformPoint( q->xfObstacle, q->xfEnd.p );
+	}
 	if ( other->geom.type == cnShape_mesh )
 	{
 		cnMeshQuery( other->geom.mesh, cnBoxInFrame( q->xfObstacle, q->box ), cnTriangleCallback, q );
