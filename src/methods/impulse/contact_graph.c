@@ -165,6 +165,8 @@ typedef struct cnPackTask
 {
 	cnStepContext* context;
 	const int* constraintOfSlot;
+	// visit the groups from the last (items count from the end)
+	bool reverse;
 } cnPackTask;
 
 // Prepares the constraints of groups [startIndex, endIndex) straight into their lanes (a record is
@@ -174,13 +176,16 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 	(void)workerIndex;
 	const cnPackTask* task = taskContext;
 	cnStepContext* context = task->context;
-	for ( int i = startIndex; i < endIndex; ++i )
+	int step = task->reverse ? -1 : 1;
+	int first = task->reverse ? context->graph->groupCount - 1 : 0;
+	for ( int item = startIndex; item < endIndex; ++item )
 	{
+		int i = first + step * item;
 		// the next group's contacts (their heads and first manifolds) while this one is prepared: in
 		// group order they are scattered, and each was a cache miss
-		for ( int lane = 0; i + 1 < endIndex && lane < CN_LANES; ++lane )
+		for ( int lane = 0; item + 1 < endIndex && lane < CN_LANES; ++lane )
 		{
-			int k = task->constraintOfSlot[( i + 1 ) * CN_LANES + lane];
+			int k = task->constraintOfSlot[( i + step ) * CN_LANES + lane];
 			if ( k >= 0 )
 			{
 				const char* c = (const char*)( context->world->contacts + context->refs[k].contactIndex );
@@ -381,8 +386,11 @@ void cnBuildContactGraph( cnStepContext* context )
 		}
 	}
 
-	// each group is filled by one task: any split over the workers gives the same bits
-	cnPackTask task = { context, constraintOfSlot };
+	// each group is filled by one task: any split over the workers gives the same bits. The groups are
+	// filled towards the colour the first warm start begins with (cnRunPass), which then finds them
+	// in the cache
+	bool firstWarmStartForward = ( context->sweep & 1 ) != 0;
+	cnPackTask task = { context, constraintOfSlot, firstWarmStartForward };
 	cnParallelFor( world, groupCount, 16, cnPackTaskFn, &task );
 }
 
@@ -524,6 +532,13 @@ static void cnRunPass( cnStepContext* context, const cnSolvePass* pass )
 {
 	cnContactGraph* graph = context->graph;
 	bool reverse = ( context->sweep & 1 ) != 0;
+	// the warm start runs the colours against the solve that follows it, and so against the relax
+	// before it: every pass then starts where the last one ended, in the groups it left in the cache.
+	// A pass streams megabytes of groups (the 1240-box pyramid: 6 MB), and this took a sixth of the
+	// passes' cache misses away (callgrind with a 2 MB cache). A warm start's order changes only the
+	// rounding of each body's sum of impulses
+	reverse = pass == NULL ? !reverse : reverse;
+	graph->lastPassReverse = reverse;
 	if ( reverse == false )
 	{
 		cnRunOverflow( context, pass, false );

@@ -95,6 +95,9 @@ typedef struct cnContactGraph
 	cnManifold** slotManifold;
 	// the solve path in use (cnSimdPath, never auto)
 	int path;
+	// whether the last pass ran the colours from the last: the store then starts from the first,
+	// whose groups that pass left in the cache
+	bool lastPassReverse;
 } cnContactGraph;
 
 /// The paths compiled into this build and supported by this CPU, the best first.

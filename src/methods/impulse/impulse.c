@@ -101,6 +101,12 @@ static void cnGatherTaskFn( int startIndex, int endIndex, int workerIndex, void*
 	}
 }
 
+// The sweep of sub-step `step` (cnStepContext.sweep): it counts the sub-steps of the world's life.
+static int cnSubStepSweep( const cnWorld* world, int subSteps, int step )
+{
+	return (int)( ( ( world->stepCount % CN_SWEEP_PERIOD ) * subSteps + step ) % CN_SWEEP_PERIOD );
+}
+
 // Per-body loops of the step (each body writes only its own slot: any split gives the same bits).
 #define CN_BODIES_PER_TASK 64
 
@@ -156,6 +162,9 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	context.restitutionThreshold = world->def.restitutionThreshold;
 	context.gravity = world->gravity;
 
+	// the first sub-step's sweep (cnBuildContactGraph packs the groups towards where its warm start
+	// begins)
+	context.sweep = cnSubStepSweep( world, subSteps, 0 );
 	cnPrepareJoints( &context );
 	cnPrepareContacts( &context );
 	cnBuildContactGraph( &context );
@@ -164,7 +173,7 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	double integrateSeconds = 0.0;
 	for ( int step = 0; step < subSteps; ++step )
 	{
-		context.sweep = (int)( ( ( world->stepCount % CN_SWEEP_PERIOD ) * subSteps + step ) % CN_SWEEP_PERIOD );
+		context.sweep = cnSubStepSweep( world, subSteps, step );
 		double t0 = cnSeconds();
 		cnParallelFor( world, count, CN_BODIES_PER_TASK, cnIntegrateVelocitiesTaskFn, &context );
 		integrateSeconds += cnSeconds() - t0;
