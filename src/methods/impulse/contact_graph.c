@@ -57,12 +57,8 @@ bool cnSimdPathAvailable( int path )
 // A body of a constraint takes impulses when it is simulated and dynamic.
 static bool cnTakesImpulses( const cnStepContext* context, int index )
 {
-	if ( index >= context->bodyCount )
-	{
-		return false;
-	}
-	const cnBody* body = context->world->bodies + context->sims[index].body;
-	return body->type == cnBody_dynamic;
+	// (the dummy entry is not dynamic)
+	return context->sims[index].dynamic;
 }
 
 static inline void cnPutV3( double out[3][CN_LANES], int lane, cnVec3 v )

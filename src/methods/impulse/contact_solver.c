@@ -27,13 +27,14 @@ cnSoftness cnMakeSoft( double hertz, double zeta, double h )
 }
 
 // A contact takes part in the solve when it touches and one of its bodies is simulated.
-static bool cnIsSolved( const cnWorld* world, const cnContact* c )
+static bool cnIsSolved( const cnStepContext* context, const cnContact* c )
 {
 	if ( ( c->flags & cnContact_touching ) == 0 || c->manifoldCount == 0 )
 	{
 		return false;
 	}
-	return world->bodies[c->bodyA].solverIndex >= 0 || world->bodies[c->bodyB].solverIndex >= 0;
+	int dummy = context->bodyCount;
+	return context->solverIndexOf[c->bodyA] != dummy || context->solverIndexOf[c->bodyB] != dummy;
 }
 
 // The anchors of a point and its effective mass for the constraint's current normal. (The row's
@@ -253,7 +254,6 @@ static void cnListTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 	const cnListTask* task = taskContext;
 	cnStepContext* context = task->context;
 	const cnWorld* world = context->world;
-	int dummy = context->bodyCount;
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		if ( task->first[i] < 0 )
@@ -261,15 +261,13 @@ static void cnListTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 			continue;
 		}
 		const cnContact* c = world->contacts + i;
-		const cnBody* ba = world->bodies + c->bodyA;
-		const cnBody* bb = world->bodies + c->bodyB;
 		bool spheres = world->shapes[c->shapeA].geom.type == cnShape_sphere &&
 					   world->shapes[c->shapeB].geom.type == cnShape_sphere;
 		for ( int mi = 0; mi < c->manifoldCount; ++mi )
 		{
 			cnConstraintRef* ref = context->refs + task->first[i] + mi;
-			ref->indexA = ba->solverIndex >= 0 ? ba->solverIndex : dummy;
-			ref->indexB = bb->solverIndex >= 0 ? bb->solverIndex : dummy;
+			ref->indexA = context->solverIndexOf[c->bodyA];
+			ref->indexB = context->solverIndexOf[c->bodyB];
 			ref->contactIndex = i;
 			ref->manifoldIndex = mi;
 			ref->pointCount = cnContactManifold( c, mi )->pointCount;
@@ -288,7 +286,7 @@ void cnPrepareContacts( cnStepContext* context )
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
 		const cnContact* c = world->contacts + i;
-		first[i] = cnIsSolved( world, c ) ? n : -1;
+		first[i] = cnIsSolved( context, c ) ? n : -1;
 		n += first[i] >= 0 ? c->manifoldCount : 0;
 	}
 

@@ -98,6 +98,7 @@ static void cnGatherTaskFn( int startIndex, int endIndex, int workerIndex, void*
 		sim->invMass = b->invMass;
 		sim->invI = b->type == cnBody_dynamic ? cnRotateTensor( b->xf.q, b->invInertia ) : cnMat3_zero;
 		sim->body = i;
+		sim->dynamic = b->type == cnBody_dynamic;
 	}
 }
 
@@ -122,9 +123,11 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 {
 	// gather the simulated bodies: awake dynamic and kinematic ones
 	int count = 0;
+	int* solverIndexOf = cnArena_Alloc( &world->arena, (size_t)( world->bodyCount > 0 ? world->bodyCount : 1 ) * sizeof( int ) );
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
 		cnBody* b = world->bodies + i;
+		solverIndexOf[i] = -1;
 		// a dead body's solverIndex links the free list (body.c)
 		if ( b->alive == false )
 		{
@@ -134,18 +137,24 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 		if ( b->type != cnBody_static && b->awake )
 		{
 			b->solverIndex = count++;
+			solverIndexOf[i] = b->solverIndex;
 		}
+	}
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		solverIndexOf[i] = solverIndexOf[i] >= 0 ? solverIndexOf[i] : count;
 	}
 
 	cnStepContext context = { 0 };
 	context.world = world;
 	context.bodyCount = count;
+	context.solverIndexOf = solverIndexOf;
 	context.states = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodyState ) );
 	context.sims = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodySim ) );
 	cnParallelFor( world, world->bodyCount, CN_BODIES_PER_TASK, cnGatherTaskFn, &context );
 	// the dummy entry stands for every static or sleeping body: at rest, infinite mass
 	context.states[count] = (cnBodyState){ cnVec3_zero, cnVec3_zero, cnVec3_zero, cnQuat_identity };
-	context.sims[count] = (cnBodySim){ 0.0, cnMat3_zero, -1 };
+	context.sims[count] = (cnBodySim){ 0.0, cnMat3_zero, -1, false };
 
 	const cnImpulseSettings* settings = &world->def.settings.impulse;
 	int subSteps = settings->subSteps;

@@ -22,6 +22,9 @@ typedef struct cnBodySim
 	// world inverse inertia at the start of the step
 	cnMat3 invI;
 	int body;
+	// dynamic: takes impulses (kinematic bodies and the dummy entry do not); read here rather than
+	// from the body's cold record, a cache miss per constraint
+	bool dynamic;
 } cnBodySim;
 
 // The period of cnStepContext.sweep: even, and a multiple of 2 x every manifold's point count (1 to
@@ -152,6 +155,9 @@ typedef struct cnStepContext
 	// bodyCount + 1 entries: the last is a dummy for static and sleeping bodies (never written)
 	cnBodyState* states;
 	cnBodySim* sims;
+	// per world body: its solver index, or the dummy entry (bodyCount) when it is not simulated (the
+	// contact listing reads these instead of the bodies' cold records)
+	int* solverIndexOf;
 	// one per manifold solved, in contact order: refs for all; records only where refs[k].kept
 	cnConstraintRef* refs;
 	cnContactConstraint* constraints;
