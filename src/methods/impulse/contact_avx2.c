@@ -47,6 +47,10 @@ static inline cnM cnW_lt( cnW a, cnW b )
 {
 	return (cnW){ _mm256_cmp_pd( a.lo, b.lo, _CMP_LT_OQ ), _mm256_cmp_pd( a.hi, b.hi, _CMP_LT_OQ ) };
 }
+static inline cnM cnW_ge( cnW a, cnW b )
+{
+	return (cnW){ _mm256_cmp_pd( a.lo, b.lo, _CMP_GE_OQ ), _mm256_cmp_pd( a.hi, b.hi, _CMP_GE_OQ ) };
+}
 static inline cnW cnW_select( cnM m, cnW a, cnW b )
 {
 	return (cnW){ _mm256_blendv_pd( b.lo, a.lo, m.lo ), _mm256_blendv_pd( b.hi, a.hi, m.hi ) };
@@ -61,12 +65,17 @@ static inline void cnW_store( double* p, cnW a )
 	_mm256_storeu_pd( p + 4, a.hi );
 }
 
+// the point count of each lane's constraint
+static inline cnW cnLaneCounts( const cnWideGroup* g )
+{
+	return (cnW){ _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)g->pointCount ) ),
+				  _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)( g->pointCount + 4 ) ) ) };
+}
+
 // the lanes whose constraint has a point j
 static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 {
-	cnW count = { _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)g->pointCount ) ),
-				  _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)( g->pointCount + 4 ) ) ) };
-	return cnW_gt( count, cnW_splat( (double)j ) );
+	return cnW_gt( cnLaneCounts( g ), cnW_splat( (double)j ) );
 }
 
 #define CN_LD( array ) cnW_load( array )
@@ -74,6 +83,7 @@ static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 #define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
 #define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
 #define CN_SKIP( g, j, lane ) false
+#define CN_COUNT( g, lane ) cnLaneCounts( g )
 #define CN_WIDE_LANES
 
 #include "methods/impulse/contact_kernel.h"
@@ -158,6 +168,11 @@ static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES]
 }
 
 CN_DEFINE_GROUP_LOOPS( cnWarmStartGroupsAvx2, cnSolveGroupsAvx2 )
+
+void cnPrepareGroupAvx2( const cnBodyState* states, cnWideGroup* g, cnPrepareLanes* in )
+{
+	cnKernelPrepare( states, g, 0, in );
+}
 
 #else
 

@@ -121,40 +121,137 @@ void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1
 	g->frictionImpulse[1][lane] = cnDot( F, cc->tangent2 );
 }
 
-// Fills the lane of constraint k (prepared in cc): its bodies, masses, softness, geometry and
-// warm-start impulses.
-static void cnPackConstraint( cnStepContext* context, int k, const cnContactConstraint* cc )
+// A full matrix into nine rows of lanes (cnMat3's columns, for cnKernelPrepare).
+static inline void cnPutMatrix( double out[9][CN_LANES], int lane, cnMat3 m )
 {
-	int slot = context->graph->slots[k];
-	cnWideGroup* g = context->graph->groups + slot / CN_LANES;
-	int lane = slot % CN_LANES;
+	cnPutV3( (double( * )[CN_LANES])out, lane, m.cx );
+	cnPutV3( (double( * )[CN_LANES])( out + 3 ), lane, m.cy );
+	cnPutV3( (double( * )[CN_LANES])( out + 6 ), lane, m.cz );
+}
+
+static inline cnVec3 cnGetV3( const double in[3][CN_LANES], int lane )
+{
+	return cnV3( in[0][lane], in[1][lane], in[2][lane] );
+}
+
+// Fills the lane of constraint k with what its manifold and bodies give (the preparation,
+// cnKernelPrepare, works out the rest): its bodies, masses, softness, the normal, each point's
+// anchors, separation and warm-start impulse, and in `in` the inverse inertias and carried friction.
+static void cnGatherConstraint( cnStepContext* context, int k, cnWideGroup* g, int lane, cnPrepareLanes* in )
+{
+	const cnConstraintRef* ref = context->refs + k;
+	const cnContact* c = context->world->contacts + ref->contactIndex;
+	const cnManifold* m = cnContactManifold( c, ref->manifoldIndex );
+	int dummy = context->bodyCount;
 	g->constraint[lane] = k;
-	context->graph->slotManifold[slot] =
-		cnContactManifold( context->world->contacts + cc->contactIndex, cc->manifoldIndex );
-	g->indexA[lane] = cc->indexA;
-	g->indexB[lane] = cc->indexB;
-	g->writeA[lane] = cnTakesImpulses( context, cc->indexA );
-	g->writeB[lane] = cnTakesImpulses( context, cc->indexB );
-	g->pointCount[lane] = cc->pointCount;
-	g->invMassA[lane] = cc->invMassA;
-	g->invMassB[lane] = cc->invMassB;
-	cnPutInertia( g->invIA, lane, context->sims[cc->indexA].invI );
-	cnPutInertia( g->invIB, lane, context->sims[cc->indexB].invI );
-	g->friction[lane] = cc->friction;
-	g->biasRate[lane] = cc->softness.biasRate;
-	g->massScale[lane] = cc->softness.massScale;
-	g->impulseScale[lane] = cc->softness.impulseScale;
+	context->graph->slotManifold[context->graph->slots[k]] = (cnManifold*)m;
+	g->indexA[lane] = ref->indexA;
+	g->indexB[lane] = ref->indexB;
+	g->writeA[lane] = cnTakesImpulses( context, ref->indexA );
+	g->writeB[lane] = cnTakesImpulses( context, ref->indexB );
+	g->pointCount[lane] = m->pointCount;
+	const cnBodySim* simA = context->sims + ref->indexA;
+	const cnBodySim* simB = context->sims + ref->indexB;
+	g->invMassA[lane] = simA->invMass;
+	g->invMassB[lane] = simB->invMass;
+	cnPutInertia( g->invIA, lane, simA->invI );
+	cnPutInertia( g->invIB, lane, simB->invI );
+	cnPutMatrix( in->invIA, lane, simA->invI );
+	cnPutMatrix( in->invIB, lane, simB->invI );
+	g->friction[lane] = c->friction;
+	// a contact with a static body is stiffer: nothing on the other side gives way
+	cnSoftness soft = ( ref->indexA == dummy || ref->indexB == dummy ) ? context->staticSoftness : context->contactSoftness;
+	g->biasRate[lane] = soft.biasRate;
+	g->massScale[lane] = soft.massScale;
+	g->impulseScale[lane] = soft.impulseScale;
+	cnPutV3( g->normal, lane, m->normal );
+	for ( int j = 0; j < m->pointCount; ++j )
+	{
+		const cnManifoldPoint* mp = m->points + j;
+		cnWidePoint* p = g->points + j;
+		cnPutV3( p->rA, lane, mp->anchorA );
+		cnPutV3( p->rB, lane, mp->anchorB );
+		p->separation[lane] = mp->separation;
+		p->normalImpulse[lane] = mp->normalImpulse;
+		p->maxNormalImpulse[lane] = 0.0;
+		in->tangentImpulse[j][0][lane] = mp->tangentImpulse1;
+		in->tangentImpulse[j][1][lane] = mp->tangentImpulse2;
+	}
+}
+
+// The record of a kept constraint (restitution, a sphere pair), read from its prepared lane.
+static void cnReadLaneConstraint( cnStepContext* context, int k, const cnWideGroup* g, int lane, const cnPrepareLanes* in )
+{
+	const cnConstraintRef* ref = context->refs + k;
+	const cnContact* c = context->world->contacts + ref->contactIndex;
+	cnContactConstraint* cc = context->constraints + k;
+	cc->indexA = ref->indexA;
+	cc->indexB = ref->indexB;
+	cc->contactIndex = ref->contactIndex;
+	cc->manifoldIndex = ref->manifoldIndex;
+	// two spheres: their normal is the line of centres, which turns within the step as they move past
+	// each other (cnFollowSpheres)
+	cc->spheres = ref->spheres;
+	cc->pointCount = g->pointCount[lane];
+	cc->friction = c->friction;
+	cc->restitution = c->restitution;
+	cc->invMassA = g->invMassA[lane];
+	cc->invMassB = g->invMassB[lane];
+	cc->softness = (cnSoftness){ g->biasRate[lane], g->massScale[lane], g->impulseScale[lane] };
+	cc->normal = cnGetV3( g->normal, lane );
+	cc->tangent1 = cnGetV3( g->tangent1, lane );
+	cc->tangent2 = cnGetV3( g->tangent2, lane );
+	cc->normalAcceleration = cnContactNormalAcceleration( context, c, cc->normal );
 	for ( int j = 0; j < cc->pointCount; ++j )
 	{
-		const cnConstraintPoint* cp = cc->points + j;
-		cnWidePoint* p = g->points + j;
-		p->normalImpulse[lane] = cp->normalImpulse;
-		p->maxNormalImpulse[lane] = cp->maxNormalImpulse;
+		const cnWidePoint* p = g->points + j;
+		cnConstraintPoint* cp = cc->points + j;
+		cp->rA = cnGetV3( p->rA, lane );
+		cp->rB = cnGetV3( p->rB, lane );
+		cp->separation = p->separation[lane];
+		cp->startSeparation = p->separation[lane];
+		cp->normalImpulse = p->normalImpulse[lane];
+		cp->tangentImpulse1 = in->tangentImpulse[j][0][lane];
+		cp->tangentImpulse2 = in->tangentImpulse[j][1][lane];
+		cp->maxNormalImpulse = 0.0;
+		cp->normalMass = p->normalMass[lane];
+		cp->relativeVelocity = in->relativeVelocity[j][lane];
+		cp->leverArm = p->leverArm[lane];
 	}
-	g->frictionImpulse[0][lane] = cc->frictionImpulse[0];
-	g->frictionImpulse[1][lane] = cc->frictionImpulse[1];
-	g->twistImpulse[lane] = cc->twistImpulse;
-	cnPutGeometry( g, lane, cc );
+	cc->centerA = cnGetV3( g->centerA, lane );
+	cc->centerB = cnGetV3( g->centerB, lane );
+	for ( int i = 0; i < 3; ++i )
+	{
+		cc->tangentMass[i] = g->tangentMass[i][lane];
+	}
+	cc->frictionImpulse[0] = g->frictionImpulse[0][lane];
+	cc->frictionImpulse[1] = g->frictionImpulse[1][lane];
+	cc->twistMass = g->twistMass[lane];
+	cc->twistImpulse = g->twistImpulse[lane];
+}
+
+// Prepares a group whose lanes were gathered, on the graph's path.
+static void cnPrepareGroup( const cnStepContext* context, cnWideGroup* g, cnPrepareLanes* in )
+{
+	switch ( context->graph->path )
+	{
+#if defined( CAIRN_HAVE_AVX2 )
+		case cnSimd_avx2:
+			cnPrepareGroupAvx2( context->states, g, in );
+			return;
+#endif
+#if defined( __SSE2__ )
+		case cnSimd_sse2:
+			cnPrepareGroupSse2( context->states, g, in );
+			return;
+#endif
+		default:
+			for ( int lane = 0; lane < g->laneCount; ++lane )
+			{
+				cnPrepareLane( context->states, g, lane, in );
+			}
+			return;
+	}
 }
 
 typedef struct cnPackTask
@@ -200,9 +297,11 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 			int k = task->constraintOfSlot[i * CN_LANES + lane];
 			full = full && k >= 0 && context->refs[k].pointCount == CN_MAX_MANIFOLD_POINTS;
 		}
+		cnPrepareLanes in;
 		if ( full == false )
 		{
 			memset( g, 0, sizeof( *g ) );
+			memset( &in, 0, sizeof( in ) );
 		}
 		g->laneCount = 0;
 		g->maxPointCount = 0;
@@ -215,13 +314,26 @@ static void cnPackTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 			{
 				continue;
 			}
-			cnContactConstraint prepared;
-			cnContactConstraint* cc = context->refs[k].kept ? context->constraints + k : &prepared;
-			cnPrepareConstraint( context, k, cc );
-			cnPackConstraint( context, k, cc );
-			int points = cc->pointCount;
+			cnGatherConstraint( context, k, g, lane, &in );
+			int points = g->pointCount[lane];
 			g->laneCount = lane + 1;
 			g->maxPointCount = g->maxPointCount > points ? g->maxPointCount : points;
+		}
+		cnPrepareGroup( context, g, &in );
+		for ( int lane = 0; lane < g->laneCount; ++lane )
+		{
+			// the approach speed before the solve, for restitution and events: the manifold keeps it (a
+			// sphere pair's, which cnFollowSpheres measures again, is stored again at the step's end)
+			cnManifold* m = context->graph->slotManifold[i * CN_LANES + lane];
+			for ( int j = 0; j < m->pointCount; ++j )
+			{
+				m->points[j].relativeVelocity = in.relativeVelocity[j][lane];
+			}
+			int k = g->constraint[lane];
+			if ( context->refs[k].kept )
+			{
+				cnReadLaneConstraint( context, k, g, lane, &in );
+			}
 		}
 	}
 }

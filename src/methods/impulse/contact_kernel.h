@@ -5,10 +5,11 @@
 //   cnW, cnM                      a value per lane and a mask per lane
 //   cnW_add sub mul div max min sqrt  lane-wise IEEE operations (max(a, b) is a > b ? a : b,
 //                                 min(a, b) is a < b ? a : b)
-//   cnW_splat(x), cnW_gt(a, b), cnW_lt(a, b), cnW_select(m, a, b) (m ? a : b)
+//   cnW_splat(x), cnW_gt(a, b), cnW_lt(a, b), cnW_ge(a, b), cnW_select(m, a, b) (m ? a : b)
 //   CN_LD(array), CN_ST(array, w) load and store the lanes of a double[CN_LANES]
 //   CN_POINTS(g, lane)            the points to visit; CN_ACTIVE(g, j, lane) the lanes that have j;
-//                                 CN_SKIP(g, j, lane) true where a one-lane path has no point j
+//                                 CN_SKIP(g, j, lane) true where a one-lane path has no point j;
+//                                 CN_COUNT(g, lane) the lanes' point counts as doubles
 //   cnGather(states, g, lane, A, B) and cnScatter(states, g, lane, A, B)
 // Every path performs the same operations in the same order on each lane, so they agree to the bit.
 #pragma once
@@ -268,6 +269,128 @@ static inline void cnKernelSolve( cnBodyState* states, cnWideGroup* g, int lane,
 		cnApplyImpulseW( &A, &B, g, lane, cnW_gt( one, zero ), cA, cB, P );
 	}
 	cnScatter( states, g, lane, &A, &B );
+}
+
+// A full matrix (cnMat3's columns cx, cy, cz, nine rows of lanes) times r, as cnMulMV computes it.
+static inline cnV3W cnMatrixTimes( double m[9][CN_LANES], int lane, cnV3W r )
+{
+	(void)lane;
+	return (cnV3W){ cnW_add( cnW_add( cnW_mul( CN_LD( m[0] ), r.x ), cnW_mul( CN_LD( m[3] ), r.y ) ), cnW_mul( CN_LD( m[6] ), r.z ) ),
+					cnW_add( cnW_add( cnW_mul( CN_LD( m[1] ), r.x ), cnW_mul( CN_LD( m[4] ), r.y ) ), cnW_mul( CN_LD( m[7] ), r.z ) ),
+					cnW_add( cnW_add( cnW_mul( CN_LD( m[2] ), r.x ), cnW_mul( CN_LD( m[5] ), r.y ) ), cnW_mul( CN_LD( m[8] ), r.z ) ) };
+}
+
+// -x exactly, signed zeros included (-0 - x).
+static inline cnW cnW_neg( cnW x )
+{
+	return cnW_sub( cnW_splat( -0.0 ), x );
+}
+
+static inline void cnV3W_store( double a[3][CN_LANES], int lane, cnV3W v )
+{
+	(void)lane;
+	CN_ST( a[0], v.x );
+	CN_ST( a[1], v.y );
+	CN_ST( a[2], v.z );
+}
+
+/// Prepares the constraints of a group whose lanes hold what the manifolds give (bodies, masses, the
+/// normal, each point's anchors, separation and normal impulse; in `in` the inverse inertias and the
+/// carried friction impulses): the tangents, each point's effective mass, approach speed and lever arm,
+/// the friction centre with its 2x2 mass and the twist mass, and the friction and twist impulses the
+/// points carried. The operations are those of the scalar preparation they replace (cnPerp,
+/// cnSetPointGeometry, cnSetFrictionGeometry, cnFrictionFromPoints), in the same order, so every path
+/// gives the same bits; lanes without a constraint and points past a lane's count are left at zero.
+static inline void cnKernelPrepare( const cnBodyState* states, cnWideGroup* g, int lane, cnPrepareLanes* in )
+{
+	cnBodyW A, B;
+	cnGather( states, g, lane, &A, &B );
+	cnW zero = cnW_splat( 0.0 );
+	cnW one = cnW_splat( 1.0 );
+	cnV3W zero3 = { zero, zero, zero };
+	cnW count = CN_COUNT( g, lane );
+	cnM used = cnW_gt( count, zero );
+
+	// the tangents: cnPerp (the axis least aligned with n), normalised, then n x t1
+	cnV3W n = cnV3W_load( g->normal, lane );
+	cnM xAxis = cnW_ge( cnW_max( n.x, cnW_neg( n.x ) ), cnW_splat( 0.57735026919 ) );
+	cnV3W u = cnV3W_select( xAxis, (cnV3W){ n.y, cnW_neg( n.x ), zero }, (cnV3W){ zero, n.z, cnW_neg( n.y ) } );
+	cnW length = cnW_sqrt( cnV3W_dot( u, u ) );
+	cnV3W t1 = cnV3W_select( cnW_lt( length, cnW_splat( 1e-300 ) ), zero3, cnV3W_scale( cnW_div( one, length ), u ) );
+	cnV3W t2 = cnV3W_cross( n, t1 );
+
+	// each point's effective mass 1 / (J M^-1 J^T) and approach speed; the centres of its anchors
+	cnW mA = CN_LD( g->invMassA ), mB = CN_LD( g->invMassB );
+	cnV3W sumA = zero3, sumB = zero3;
+	for ( int j = 0; j < CN_POINTS( g, lane ); ++j )
+	{
+		if ( CN_SKIP( g, j, lane ) )
+		{
+			continue;
+		}
+		cnM active = CN_ACTIVE( g, j, lane );
+		cnWidePoint* p = g->points + j;
+		cnV3W rA = cnV3W_load( p->rA, lane );
+		cnV3W rB = cnV3W_load( p->rB, lane );
+		cnV3W rnA = cnV3W_cross( rA, n ), rnB = cnV3W_cross( rB, n );
+		cnW k = cnW_add( cnW_add( cnW_add( mA, mB ), cnV3W_dot( rnA, cnMatrixTimes( in->invIA, lane, rnA ) ) ),
+						 cnV3W_dot( rnB, cnMatrixTimes( in->invIB, lane, rnB ) ) );
+		CN_ST( p->normalMass, cnW_select( active, cnW_select( cnW_gt( k, zero ), cnW_div( one, k ), zero ), zero ) );
+		cnV3W vA = cnV3W_add( A.v, cnV3W_cross( A.w, rA ) );
+		cnV3W vB = cnV3W_add( B.v, cnV3W_cross( B.w, rB ) );
+		CN_ST( in->relativeVelocity[j], cnV3W_dot( n, cnV3W_sub( vB, vA ) ) );
+		sumA = cnV3W_select( active, cnV3W_add( sumA, rA ), sumA );
+		sumB = cnV3W_select( active, cnV3W_add( sumB, rB ), sumB );
+	}
+	cnW inv = cnW_div( one, count );
+	cnV3W centerA = cnV3W_scale( inv, sumA ), centerB = cnV3W_scale( inv, sumB );
+
+	// friction at the centre: lever arms, the coupled 2x2 tangent mass, the twist mass
+	cnV3W a1 = cnV3W_cross( centerA, t1 ), a2 = cnV3W_cross( centerA, t2 );
+	cnV3W b1 = cnV3W_cross( centerB, t1 ), b2 = cnV3W_cross( centerB, t2 );
+	cnV3W ia1 = cnMatrixTimes( in->invIA, lane, a1 ), ia2 = cnMatrixTimes( in->invIA, lane, a2 );
+	cnV3W ib1 = cnMatrixTimes( in->invIB, lane, b1 ), ib2 = cnMatrixTimes( in->invIB, lane, b2 );
+	cnW m = cnW_add( mA, mB );
+	cnW k11 = cnW_add( cnW_add( m, cnV3W_dot( a1, ia1 ) ), cnV3W_dot( b1, ib1 ) );
+	cnW k22 = cnW_add( cnW_add( m, cnV3W_dot( a2, ia2 ) ), cnV3W_dot( b2, ib2 ) );
+	cnW k12 = cnW_add( cnV3W_dot( a1, ia2 ), cnV3W_dot( b1, ib2 ) );
+	cnW det = cnW_sub( cnW_mul( k11, k22 ), cnW_mul( k12, k12 ) );
+	cnW invDet = cnW_select( cnW_gt( det, zero ), cnW_div( one, det ), zero );
+	cnW kTwist = cnW_add( cnV3W_dot( n, cnMatrixTimes( in->invIA, lane, n ) ), cnV3W_dot( n, cnMatrixTimes( in->invIB, lane, n ) ) );
+
+	// the friction impulse and twist the points carried (cnFrictionFromPoints)
+	cnW f1 = zero, f2 = zero, twist = zero, spread = zero;
+	for ( int j = 0; j < CN_POINTS( g, lane ); ++j )
+	{
+		if ( CN_SKIP( g, j, lane ) )
+		{
+			continue;
+		}
+		cnM active = CN_ACTIVE( g, j, lane );
+		cnWidePoint* p = g->points + j;
+		cnV3W d = cnV3W_sub( cnV3W_load( p->rA, lane ), centerA );
+		CN_ST( p->leverArm, cnW_select( active, cnW_sqrt( cnV3W_dot( d, d ) ), zero ) );
+		cnV3W offset = cnV3W_sub( d, cnV3W_scale( cnV3W_dot( d, n ), n ) );
+		cnW i1 = CN_LD( in->tangentImpulse[j][0] ), i2 = CN_LD( in->tangentImpulse[j][1] );
+		cnV3W force = cnV3W_add( cnV3W_scale( i1, t1 ), cnV3W_scale( i2, t2 ) );
+		f1 = cnW_select( active, cnW_add( f1, i1 ), f1 );
+		f2 = cnW_select( active, cnW_add( f2, i2 ), f2 );
+		twist = cnW_select( active, cnW_add( twist, cnV3W_dot( n, cnV3W_cross( offset, force ) ) ), twist );
+		spread = cnW_select( active, cnW_add( spread, cnV3W_dot( offset, offset ) ), spread );
+	}
+
+	// (lanes without a constraint keep their zeros)
+	cnV3W_store( g->tangent1, lane, cnV3W_select( used, t1, zero3 ) );
+	cnV3W_store( g->tangent2, lane, cnV3W_select( used, t2, zero3 ) );
+	cnV3W_store( g->centerA, lane, cnV3W_select( used, centerA, zero3 ) );
+	cnV3W_store( g->centerB, lane, cnV3W_select( used, centerB, zero3 ) );
+	CN_ST( g->tangentMass[0], cnW_select( used, cnW_mul( invDet, k22 ), zero ) );
+	CN_ST( g->tangentMass[1], cnW_select( used, cnW_mul( cnW_neg( invDet ), k12 ), zero ) );
+	CN_ST( g->tangentMass[2], cnW_select( used, cnW_mul( invDet, k11 ), zero ) );
+	CN_ST( g->twistMass, cnW_select( cnW_gt( kTwist, zero ), cnW_div( one, kTwist ), zero ) );
+	CN_ST( g->frictionImpulse[0], f1 );
+	CN_ST( g->frictionImpulse[1], f2 );
+	CN_ST( g->twistImpulse, cnW_select( cnW_gt( spread, zero ), twist, zero ) );
 }
 
 #if defined( CN_WIDE_LANES )

@@ -46,6 +46,10 @@ static inline cnM cnW_lt( cnW a, cnW b )
 {
 	return a < b;
 }
+static inline cnM cnW_ge( cnW a, cnW b )
+{
+	return a >= b;
+}
 static inline cnW cnW_select( cnM m, cnW a, cnW b )
 {
 	return m ? a : b;
@@ -56,6 +60,7 @@ static inline cnW cnW_select( cnM m, cnW a, cnW b )
 #define CN_POINTS( g, lane ) ( ( g )->pointCount[lane] )
 #define CN_ACTIVE( g, j, lane ) true
 #define CN_SKIP( g, j, lane ) ( ( j ) >= ( g )->pointCount[lane] )
+#define CN_COUNT( g, lane ) ( (double)( g )->pointCount[lane] )
 
 #include "methods/impulse/contact_kernel.h"
 
@@ -98,4 +103,9 @@ void cnWarmStartLane( cnBodyState* states, cnWideGroup* g, int lane )
 void cnSolveLane( cnBodyState* states, cnWideGroup* g, int lane, const cnSolvePass* pass )
 {
 	cnKernelSolve( states, g, lane, pass );
+}
+
+void cnPrepareLane( const cnBodyState* states, cnWideGroup* g, int lane, cnPrepareLanes* in )
+{
+	cnKernelPrepare( states, g, lane, in );
 }

@@ -97,46 +97,12 @@ static void cnSetFrictionGeometry( const cnStepContext* context, cnContactConstr
 	cc->twistMass = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
 }
 
-// The in-plane offset of a point from the friction centre, and the sum of their squares.
-static cnVec3 cnPlaneOffset( const cnContactConstraint* cc, int j )
-{
-	cnVec3 d = cnSub( cc->points[j].rA, cc->centerA );
-	return cnMulSub( d, cnDot( d, cc->normal ), cc->normal );
-}
-
-static double cnPlaneSpread( const cnContactConstraint* cc )
-{
-	double sum = 0.0;
-	for ( int j = 0; j < cc->pointCount; ++j )
-	{
-		cnVec3 d = cnPlaneOffset( cc, j );
-		sum += cnDot( d, d );
-	}
-	return sum;
-}
-
 // The manifold keeps its friction as a force per point (points are matched from step to step, and
 // new ones start at zero): the friction impulse F spread evenly plus the twist L as forces
-// L (n x d_j) / sum |d_k|^2 about the centre (offsets d_j). Summing them gives back F and L exactly.
-static void cnFrictionFromPoints( cnContactConstraint* cc )
-{
-	double f1 = 0.0, f2 = 0.0, twist = 0.0;
-	for ( int j = 0; j < cc->pointCount; ++j )
-	{
-		const cnConstraintPoint* cp = cc->points + j;
-		f1 += cp->tangentImpulse1;
-		f2 += cp->tangentImpulse2;
-		cnVec3 force = cnAdd( cnMulSV( cp->tangentImpulse1, cc->tangent1 ), cnMulSV( cp->tangentImpulse2, cc->tangent2 ) );
-		twist += cnDot( cc->normal, cnCross( cnPlaneOffset( cc, j ), force ) );
-	}
-	cc->frictionImpulse[0] = f1;
-	cc->frictionImpulse[1] = f2;
-	cc->twistImpulse = cnPlaneSpread( cc ) > 0.0 ? twist : 0.0;
-}
-
-// The friction impulse (f1, f2) and twist of a manifold spread over its points as forces, written
-// into the manifold's points for the next step (cnFrictionFromPoints reads them back). The offsets
-// are those of cnPlaneOffset: the anchors on A less the centre, out of the normal's direction.
+// L (n x d_j) / sum |d_k|^2 about the centre (offsets d_j). Summing them gives back F and L exactly
+// (cnKernelPrepare sums them at the next step). This writes the friction impulse (f1, f2) and twist
+// of a manifold into its points; the offsets d_j are the anchors on A less the centre, out of the
+// normal's direction.
 // The anchor of point j is (x, y, z)[j * stride], read where the constraint or its lane holds it
 // (copying the anchors into a local array first stalled on store forwarding: the copy was written a
 // double at a time and read back two at a time).
@@ -172,72 +138,12 @@ static cnVec3 cnBodyAcceleration( const cnStepContext* context, const cnBody* bo
 	return cnMulAdd( cnMulSV( body->gravityScale, context->gravity ), body->invMass, body->force );
 }
 
-void cnPrepareConstraint( const cnStepContext* context, int k, cnContactConstraint* cc )
+double cnContactNormalAcceleration( const cnStepContext* context, const cnContact* c, cnVec3 normal )
 {
-	const cnConstraintRef* ref = context->refs + k;
 	const cnWorld* world = context->world;
-	const cnContact* c = world->contacts + ref->contactIndex;
 	const cnBody* ba = world->bodies + c->bodyA;
 	const cnBody* bb = world->bodies + c->bodyB;
-	int dummy = context->bodyCount;
-	cnManifold* manifold = cnContactManifold( c, ref->manifoldIndex );
-
-	cc->indexA = ref->indexA;
-	cc->indexB = ref->indexB;
-	cc->contactIndex = ref->contactIndex;
-	cc->manifoldIndex = ref->manifoldIndex;
-	// two spheres: their normal is the line of centres, which turns within the step as they move past
-	// each other (cnFollowSpheres)
-	cc->spheres = ref->spheres;
-	cc->pointCount = manifold->pointCount;
-	cc->friction = c->friction;
-	cc->restitution = c->restitution;
-
-	const cnBodySim* simA = context->sims + cc->indexA;
-	const cnBodySim* simB = context->sims + cc->indexB;
-	cc->invMassA = simA->invMass;
-	cc->invMassB = simB->invMass;
-
-	// a contact with a static body is stiffer: nothing on the other side gives way
-	cc->softness = ( cc->indexA == dummy || cc->indexB == dummy ) ? context->staticSoftness
-																	  : context->contactSoftness;
-
-	cnVec3 normal = manifold->normal;
-	cnVec3 t1 = cnPerp( normal );
-	cnVec3 t2 = cnCross( normal, t1 );
-	cc->normal = normal;
-	cc->tangent1 = t1;
-	cc->tangent2 = t2;
-	// (read by restitution only, which visits the kept constraints: the others leave the bodies' cold
-	// data unread)
-	cc->normalAcceleration =
-		ref->kept ? cnDot( normal, cnSub( cnBodyAcceleration( context, bb ), cnBodyAcceleration( context, ba ) ) ) : 0.0;
-
-	const cnBodyState* sA = context->states + cc->indexA;
-	const cnBodyState* sB = context->states + cc->indexB;
-
-	for ( int j = 0; j < cc->pointCount; ++j )
-	{
-		cnManifoldPoint* mp = manifold->points + j;
-		cnConstraintPoint* cp = cc->points + j;
-		cp->normalImpulse = mp->normalImpulse;
-		cp->tangentImpulse1 = mp->tangentImpulse1;
-		cp->tangentImpulse2 = mp->tangentImpulse2;
-		cp->maxNormalImpulse = 0.0;
-
-		cp->separation = mp->separation;
-		cp->startSeparation = mp->separation;
-		cnSetPointGeometry( context, cc, cp, mp->anchorA, mp->anchorB );
-
-		// approach speed before the solve, for restitution; the manifold keeps it (a sphere pair's,
-		// which cnFollowSpheres measures again, is stored again at the step's end)
-		cnVec3 vA = cnAdd( sA->v, cnCross( sA->w, cp->rA ) );
-		cnVec3 vB = cnAdd( sB->v, cnCross( sB->w, cp->rB ) );
-		cp->relativeVelocity = cnDot( normal, cnSub( vB, vA ) );
-		mp->relativeVelocity = cp->relativeVelocity;
-	}
-	cnSetFrictionGeometry( context, cc );
-	cnFrictionFromPoints( cc );
+	return cnDot( normal, cnSub( cnBodyAcceleration( context, bb ), cnBodyAcceleration( context, ba ) ) );
 }
 
 typedef struct cnListTask

@@ -30,6 +30,7 @@ CN_PAIRWISE( cnW_max, _mm_max_pd )
 CN_PAIRWISE( cnW_min, _mm_min_pd )
 CN_PAIRWISE( cnW_gt, _mm_cmpgt_pd )
 CN_PAIRWISE( cnW_lt, _mm_cmplt_pd )
+CN_PAIRWISE( cnW_ge, _mm_cmpge_pd )
 
 static inline cnW cnW_sqrt( cnW a )
 {
@@ -62,12 +63,17 @@ static inline void cnW_store( double* p, cnW a )
 	_mm_storeu_pd( p + 6, a.r3 );
 }
 
+// the point count of each lane's constraint
+static inline cnW cnLaneCounts( const cnWideGroup* g )
+{
+	const int* c = g->pointCount;
+	return (cnW){ _mm_set_pd( c[1], c[0] ), _mm_set_pd( c[3], c[2] ), _mm_set_pd( c[5], c[4] ), _mm_set_pd( c[7], c[6] ) };
+}
+
 // the lanes whose constraint has a point j
 static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 {
-	const int* c = g->pointCount;
-	cnW count = { _mm_set_pd( c[1], c[0] ), _mm_set_pd( c[3], c[2] ), _mm_set_pd( c[5], c[4] ), _mm_set_pd( c[7], c[6] ) };
-	return cnW_gt( count, cnW_splat( (double)j ) );
+	return cnW_gt( cnLaneCounts( g ), cnW_splat( (double)j ) );
 }
 
 #define CN_LD( array ) cnW_load( array )
@@ -75,6 +81,7 @@ static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
 #define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
 #define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
 #define CN_SKIP( g, j, lane ) false
+#define CN_COUNT( g, lane ) cnLaneCounts( g )
 #define CN_WIDE_LANES
 
 #include "methods/impulse/contact_kernel.h"
@@ -125,6 +132,11 @@ static inline void cnStoreBodies( cnBodyState* states, const int index[CN_LANES]
 }
 
 CN_DEFINE_GROUP_LOOPS( cnWarmStartGroupsSse2, cnSolveGroupsSse2 )
+
+void cnPrepareGroupSse2( const cnBodyState* states, cnWideGroup* g, cnPrepareLanes* in )
+{
+	cnKernelPrepare( states, g, 0, in );
+}
 
 #else
 

@@ -100,6 +100,17 @@ typedef struct cnContactGraph
 	bool lastPassReverse;
 } cnContactGraph;
 
+/// What the preparation of a group (cnKernelPrepare) reads besides the group's lanes, and the approach
+/// speeds it measures for the manifolds: per lane both bodies' world inverse inertia in full, as
+/// cnMat3's columns (the solve's symmetric copy would round differently), and per point the friction
+/// impulses the manifold carried from the last step and the approach speed at the step's start.
+typedef struct cnPrepareLanes
+{
+	double invIA[9][CN_LANES], invIB[9][CN_LANES];
+	double tangentImpulse[CN_MAX_MANIFOLD_POINTS][2][CN_LANES];
+	double relativeVelocity[CN_MAX_MANIFOLD_POINTS][CN_LANES];
+} cnPrepareLanes;
+
 /// The paths compiled into this build and supported by this CPU, the best first.
 int cnBestSimdPath( void );
 /// Whether a path can run here.
@@ -116,8 +127,11 @@ void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1
 // One lane of a group at a time (contact_scalar.c): the overflow set and the scalar path.
 void cnWarmStartLane( cnBodyState* states, cnWideGroup* g, int lane );
 void cnSolveLane( cnBodyState* states, cnWideGroup* g, int lane, const cnSolvePass* pass );
+void cnPrepareLane( const cnBodyState* states, cnWideGroup* g, int lane, cnPrepareLanes* in );
 
-// Whole groups at once; each runs groups [begin, end) of one colour.
+// Whole groups at once: the preparation one group, the passes groups [begin, end) of one colour.
+void cnPrepareGroupSse2( const cnBodyState* states, cnWideGroup* g, cnPrepareLanes* in );
+void cnPrepareGroupAvx2( const cnBodyState* states, cnWideGroup* g, cnPrepareLanes* in );
 void cnWarmStartGroupsSse2( cnBodyState* states, cnWideGroup* groups, int begin, int end );
 void cnSolveGroupsSse2( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass );
 void cnWarmStartGroupsAvx2( cnBodyState* states, cnWideGroup* groups, int begin, int end );
