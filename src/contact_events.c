@@ -16,8 +16,10 @@
 // several steps still counts once.
 #include "contact_events.h"
 
+#include "arena.h"
 #include "error.h"
 #include "lookup.h"
+#include "task.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -161,14 +163,26 @@ void cnMeasureApproach( const cnWorld* world, cnContact* c )
 	}
 }
 
-void cnCollectHitEvents( cnWorld* world, double timeStep )
+typedef struct cnHitTask
 {
+	cnWorld* world;
+	double timeStep;
+	// per contact: 1 when it reports a hit this step
+	uint8_t* hit;
+} cnHitTask;
+
+// Which of contacts [start, end) report a hit this step: each writes only its own flags and byte.
+static void cnFindHitsRange( int start, int end, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	cnHitTask* t = context;
+	const cnWorld* world = t->world;
 	const double threshold = world->def.hitEventThreshold;
-	cnContactEventBuffer* e = &world->events;
-	for ( int i = 0; i < world->contactCount; ++i )
+	for ( int i = start; i < end; ++i )
 	{
 		cnContact* c = world->contacts + i;
 		const cnContactApproach* a = &c->approach;
+		t->hit[i] = 0;
 		if ( ( c->flags & cnContact_touching ) == 0 || a->speed <= threshold )
 		{
 			// no approach, or one too slow to count: the next fast one is a new impact
@@ -181,7 +195,7 @@ void cnCollectHitEvents( cnWorld* world, double timeStep )
 		}
 		// the point must be able to meet the other surface within the step (the speculative distance
 		// covers what gravity adds over one step), and the method must have slowed it down
-		if ( a->separation > a->speed * timeStep + world->def.speculativeDistance )
+		if ( a->separation > a->speed * t->timeStep + world->def.speculativeDistance )
 		{
 			continue;
 		}
@@ -192,16 +206,38 @@ void cnCollectHitEvents( cnWorld* world, double timeStep )
 			continue;
 		}
 		c->flags |= cnContact_hitReported;
-		if ( cnReserveEvent( (void**)&e->hits, e->hitCount, &e->hitCapacity, sizeof( cnContactHitEvent ) ) == false )
+		t->hit[i] = 1;
+	}
+}
+
+// Contacts per range of the parallel pass.
+#define CN_HIT_MIN_RANGE 64
+
+void cnCollectHitEvents( cnWorld* world, double timeStep )
+{
+	int n = world->contactCount;
+	if ( n == 0 )
+	{
+		return;
+	}
+	// the contacts that hit, in parallel; then their events, serially in contact order
+	cnHitTask task = { world, timeStep, cnArena_Alloc( &world->arena, (size_t)n ) };
+	cnParallelFor( world, n, CN_HIT_MIN_RANGE, cnFindHitsRange, &task );
+	cnContactEventBuffer* e = &world->events;
+	for ( int i = 0; i < n; ++i )
+	{
+		if ( task.hit[i] == 0 ||
+			 cnReserveEvent( (void**)&e->hits, e->hitCount, &e->hitCapacity, sizeof( cnContactHitEvent ) ) == false )
 		{
 			continue;
 		}
+		const cnContact* c = world->contacts + i;
 		cnContactHitEvent* event = e->hits + e->hitCount++;
 		event->shapeIdA = cnShapeIdOf( world, c->shapeA );
 		event->shapeIdB = cnShapeIdOf( world, c->shapeB );
-		event->point = a->point;
-		event->normal = a->normal;
-		event->approachSpeed = a->speed;
+		event->point = c->approach.point;
+		event->normal = c->approach.normal;
+		event->approachSpeed = c->approach.speed;
 	}
 }
 

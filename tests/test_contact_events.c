@@ -256,10 +256,87 @@ static void testSleepKeepsTouching( void )
 	cnDestroyWorld( d.world );
 }
 
+// Balls dropped from many heights, run at `workers` workers: every step's hit events, in order, into
+// `out` (shape index and approach speed of each), and their count returned.
+#define RAIN_BALLS 300
+#define RAIN_MAX_HITS ( 4 * RAIN_BALLS )
+static int rainHits( int workers, int shapes[RAIN_MAX_HITS], double speeds[RAIN_MAX_HITS], int steps[RAIN_MAX_HITS] )
+{
+	cnWorldDef def = cnDefaultWorldDef();
+	def.gravity = cnV3( 0.0, 0.0, -G );
+	def.workerCount = workers;
+	cnWorld* world = cnCreateWorld( &def );
+	cnBodyDef gd = cnDefaultBodyDef();
+	gd.type = cnBody_static;
+	cnBodyId ground = cnCreateBody( world, &gd );
+	cnShapeDef sd = cnDefaultShapeDef();
+	sd.type = cnShape_plane;
+	sd.normal = cnV3( 0.0, 0.0, 1.0 );
+	cnCreateShape( world, ground, &sd );
+	for ( int i = 0; i < RAIN_BALLS; ++i )
+	{
+		cnBodyDef bd = cnDefaultBodyDef();
+		bd.position = cnV3( 0.3 * ( i % 20 ), 0.3 * ( i / 20 ), 0.1 + 0.1 + 0.01 * ( i % 37 ) );
+		cnBodyId ball = cnCreateBody( world, &bd );
+		sd = cnDefaultShapeDef();
+		sd.type = cnShape_sphere;
+		sd.radius = 0.1;
+		sd.enableHitEvents = true;
+		cnCreateShape( world, ball, &sd );
+	}
+	int n = 0;
+	for ( int step = 0; step < 120; ++step )
+	{
+		CHECK( cnWorld_Step( world, 1.0 / 240.0 ) );
+		cnContactEvents ev = cnWorld_GetContactEvents( world );
+		for ( int k = 0; k < ev.hitCount && n < RAIN_MAX_HITS; ++k, ++n )
+		{
+			cnShapeId a = ev.hitEvents[k].shapeIdA, b = ev.hitEvents[k].shapeIdB;
+			shapes[n] = a.index > b.index ? a.index : b.index;
+			speeds[n] = ev.hitEvents[k].approachSpeed;
+			steps[n] = step;
+		}
+	}
+	cnDestroyWorld( world );
+	return n;
+}
+
+// Hit events are found in parallel and reported in contact order: the same events in the same order
+// at any worker count, one per ball at its free-fall speed.
+static void testHitsAnyWorkers( void )
+{
+	static int shapes[3][RAIN_MAX_HITS], steps[3][RAIN_MAX_HITS];
+	static double speeds[3][RAIN_MAX_HITS];
+	const int workers[3] = { 1, 2, 4 };
+	int count[3];
+	for ( int w = 0; w < 3; ++w )
+	{
+		count[w] = rainHits( workers[w], shapes[w], speeds[w], steps[w] );
+	}
+	CHECK( count[0] == RAIN_BALLS );
+	for ( int k = 0; k < count[0]; ++k )
+	{
+		// each ball falls h = 0.1 + 0.01 (i % 37) m to the ground (1.4 to 2.9 m/s, above the 1 m/s
+		// threshold): sqrt(2 g h), less at most two steps of gravity (testDropEveryMethod)
+		int i = shapes[0][k] - 1;
+		double v = sqrt( 2.0 * G * ( 0.1 + 0.01 * ( i % 37 ) ) );
+		CHECK( speeds[0][k] <= v + 1e-3 && speeds[0][k] >= v - 2.0 * G / 240.0 - 1e-3 );
+	}
+	for ( int w = 1; w < 3; ++w )
+	{
+		CHECK( count[w] == count[0] );
+		for ( int k = 0; k < count[0] && k < count[w]; ++k )
+		{
+			CHECK( shapes[w][k] == shapes[0][k] && steps[w][k] == steps[0][k] && speeds[w][k] == speeds[0][k] );
+		}
+	}
+}
+
 int main( void )
 {
 	RUN_TEST( testDropEveryMethod );
 	RUN_TEST( testOptIn );
 	RUN_TEST( testSleepKeepsTouching );
+	RUN_TEST( testHitsAnyWorkers );
 	return TEST_SUMMARY();
 }

@@ -183,17 +183,37 @@ static void cnListTaskFn( int startIndex, int endIndex, int workerIndex, void* t
 	}
 }
 
+typedef struct cnCountTask
+{
+	const cnStepContext* context;
+	// per contact: its manifolds when solved, -1 when not
+	int* count;
+} cnCountTask;
+
+static void cnCountConstraintsFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	const cnCountTask* task = taskContext;
+	const cnContact* contacts = task->context->world->contacts;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		task->count[i] = cnIsSolved( task->context, contacts + i ) ? contacts[i].manifoldCount : -1;
+	}
+}
+
 void cnPrepareContacts( cnStepContext* context )
 {
 	cnWorld* world = context->world;
-	// one constraint per manifold (a planar polygon pair may have several), in contact order
+	// one constraint per manifold (a planar polygon pair may have several), in contact order: each
+	// contact's count in parallel (a cache miss per contact), then their running sum
 	int* first = cnArena_Alloc( &world->arena, (size_t)( world->contactCount > 0 ? world->contactCount : 1 ) * sizeof( int ) );
+	cnParallelFor( world, world->contactCount, 256, cnCountConstraintsFn, &(cnCountTask){ context, first } );
 	int n = 0;
 	for ( int i = 0; i < world->contactCount; ++i )
 	{
-		const cnContact* c = world->contacts + i;
-		first[i] = cnIsSolved( context, c ) ? n : -1;
-		n += first[i] >= 0 ? c->manifoldCount : 0;
+		int count = first[i];
+		first[i] = count >= 0 ? n : -1;
+		n += count >= 0 ? count : 0;
 	}
 
 	// the records are written only for the kept constraints (cnBuildContactGraph prepares the others
