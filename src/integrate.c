@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Per-body integration shared by every contact method: the velocity update from gravity, user
 // forces, air drag, damping and the gyroscopic term, and the position update.
+#include "integrate.h"
 #include "world.h"
 
 // Angular velocity update in the body frame by the implicit midpoint rule:
@@ -28,23 +29,45 @@ static cnVec3 cnIntegrateGyroscopic( cnMat3 inertia, cnVec3 w0, cnVec3 hTau, dou
 	return w1;
 }
 
-cnVec3 cnIntegrateLinearVelocity( const cnWorld* world, const cnBody* body, cnVec3 v0, double h )
+cnLinearStep cnLinearStepOf( const cnWorld* world, const cnBody* body, double h )
+{
+	cnLinearStep step;
+	step.acceleration = cnMulAdd( cnMulSV( body->gravityScale, world->gravity ), body->invMass, body->force );
+	step.dragRate = h * body->invMass * body->drag;
+	step.drag = body->drag > 0.0;
+	step.dampingScale = 1.0 / ( 1.0 + h * body->linearDamping );
+	step.damping = body->linearDamping > 0.0;
+	return step;
+}
+
+cnVec3 cnApplyLinearStep( const cnLinearStep* step, cnVec3 v0, double h )
 {
 	// v += h (F / m + s g), then quadratic drag and damping, both implicit so that a large
 	// coefficient slows the body down but never reverses it. The drag factor uses the speed at the
 	// start of the step: then the terminal speed sqrt(m g / k) is an exact fixed point.
-	double dragFactor = 1.0 + h * body->invMass * body->drag * cnLength( v0 );
-	cnVec3 a = cnMulAdd( cnMulSV( body->gravityScale, world->gravity ), body->invMass, body->force );
-	cnVec3 v = cnMulAdd( v0, h, a );
-	if ( body->drag > 0.0 )
+	double dragFactor = 1.0 + step->dragRate * cnLength( v0 );
+	cnVec3 v = cnMulAdd( v0, h, step->acceleration );
+	if ( step->drag )
 	{
 		v = cnMulSV( 1.0 / dragFactor, v );
 	}
-	if ( body->linearDamping > 0.0 )
+	if ( step->damping )
 	{
-		v = cnMulSV( 1.0 / ( 1.0 + h * body->linearDamping ), v );
+		v = cnMulSV( step->dampingScale, v );
 	}
 	return v;
+}
+
+cnVec3 cnIntegrateLinearVelocity( const cnWorld* world, const cnBody* body, cnVec3 v0, double h )
+{
+	cnLinearStep step = cnLinearStepOf( world, body, h );
+	return cnApplyLinearStep( &step, v0, h );
+}
+
+bool cnSpinIsFree( const cnBody* body )
+{
+	return body->isotropic && body->torque.x == 0.0 && body->torque.y == 0.0 && body->torque.z == 0.0 &&
+		   !( body->angularDamping > 0.0 );
 }
 
 cnVec3 cnIntegrateAngularVelocity( const cnBody* body, cnQuat q, cnVec3 w, double h )

@@ -22,14 +22,18 @@ static void cnIntegrateVelocitiesTaskFn( int startIndex, int endIndex, int worke
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
 		const cnBodySim* sim = context->sims + i;
-		const cnBody* body = world->bodies + sim->body;
-		if ( body->type != cnBody_dynamic )
+		if ( sim->dynamic == false )
 		{
 			continue;
 		}
 		cnBodyState* state = context->states + i;
-		cnVec3 v = cnIntegrateLinearVelocity( world, body, state->v, h );
-		cnVec3 w = cnIntegrateAngularVelocity( body, cnMulQuat( state->dq, body->xf.q ), state->w, h );
+		cnVec3 v = cnApplyLinearStep( &sim->linear, state->v, h );
+		cnVec3 w = state->w;
+		if ( sim->spinFree == false )
+		{
+			const cnBody* body = world->bodies + sim->body;
+			w = cnIntegrateAngularVelocity( body, cnMulQuat( state->dq, body->xf.q ), w, h );
+		}
 		cnProjectPlanar( world, &v, &w );
 		state->v = v;
 		state->w = w;
@@ -99,6 +103,8 @@ static void cnGatherTaskFn( int startIndex, int endIndex, int workerIndex, void*
 		sim->invI = b->type == cnBody_dynamic ? cnRotateTensor( b->xf.q, b->invInertia ) : cnMat3_zero;
 		sim->body = i;
 		sim->dynamic = b->type == cnBody_dynamic;
+		sim->spinFree = cnSpinIsFree( b );
+		sim->linear = cnLinearStepOf( world, b, context->h );
 	}
 }
 
@@ -149,18 +155,18 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	context.world = world;
 	context.bodyCount = count;
 	context.solverIndexOf = solverIndexOf;
-	context.states = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodyState ) );
-	context.sims = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodySim ) );
-	cnParallelFor( world, world->bodyCount, CN_BODIES_PER_TASK, cnGatherTaskFn, &context );
-	// the dummy entry stands for every static or sleeping body: at rest, infinite mass
-	context.states[count] = (cnBodyState){ cnVec3_zero, cnVec3_zero, cnVec3_zero, cnQuat_identity };
-	context.sims[count] = (cnBodySim){ 0.0, cnMat3_zero, -1, false };
-
 	const cnImpulseSettings* settings = &world->def.settings.impulse;
 	int subSteps = settings->subSteps;
 	double h = timeStep / subSteps;
 	context.h = h;
 	context.inv_h = 1.0 / h;
+	context.states = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodyState ) );
+	context.sims = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodySim ) );
+	cnParallelFor( world, world->bodyCount, CN_BODIES_PER_TASK, cnGatherTaskFn, &context );
+	// the dummy entry stands for every static or sleeping body: at rest, infinite mass
+	context.states[count] = (cnBodyState){ cnVec3_zero, cnVec3_zero, cnVec3_zero, cnQuat_identity };
+	context.sims[count] = (cnBodySim){ .invMass = 0.0, .invI = cnMat3_zero, .body = -1, .dynamic = false };
+
 	// contact stiffness is capped at a quarter of the sub-step rate so the soft constraint stays stable
 	double hertz = settings->contactHertz < 0.25 * context.inv_h ? settings->contactHertz : 0.25 * context.inv_h;
 	context.contactSoftness = cnMakeSoft( hertz, settings->contactDampingRatio, h );

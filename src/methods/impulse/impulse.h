@@ -3,6 +3,8 @@
 // (contact_solver.c).
 #pragma once
 
+#include "integrate.h"
+
 #include "world.h"
 
 /// Hot state of a simulated body during a step, in one contiguous array.
@@ -25,6 +27,10 @@ typedef struct cnBodySim
 	// dynamic: takes impulses (kinematic bodies and the dummy entry do not); read here rather than
 	// from the body's cold record, a cache miss per constraint
 	bool dynamic;
+	// the velocity update of every sub-step: its linear constants, and whether the angular one does
+	// nothing (then the body's cold record is not read at all)
+	bool spinFree;
+	cnLinearStep linear;
 } cnBodySim;
 
 // The period of cnStepContext.sweep: even, and a multiple of 2 x every manifold's point count (1 to
