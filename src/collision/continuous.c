@@ -40,10 +40,13 @@ bool cnUsesContinuous( const cnWorld* world )
 	}
 }
 
-void cnSaveStartPoses( cnWorld* world )
+// Bodies [start, end): each writes only its own start pose.
+static void cnSaveStartPosesRange( int start, int end, int workerIndex, void* context )
 {
+	(void)workerIndex;
+	cnWorld* world = context;
 	// every dynamic body, asleep or not: the method may wake a body and move it
-	for ( int i = 0; i < world->bodyCount; ++i )
+	for ( int i = start; i < end; ++i )
 	{
 		cnBody* b = world->bodies + i;
 		if ( b->alive && b->type == cnBody_dynamic )
@@ -52,6 +55,11 @@ void cnSaveStartPoses( cnWorld* world )
 			b->center0 = b->center;
 		}
 	}
+}
+
+void cnSaveStartPoses( cnWorld* world )
+{
+	cnParallelFor( world, world->bodyCount, 256, cnSaveStartPosesRange, world );
 }
 
 
