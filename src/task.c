@@ -31,7 +31,8 @@
 #define CN_SPIN_COUNT 2000
 
 // more ranges than workers evens out ranges of unequal cost; each range still has >= minRange items
-#define CN_RANGES_PER_WORKER 4
+// (8 rather than 4: the falling pile at 2 workers 3 % faster, the pyramid the same, in one process)
+#define CN_RANGES_PER_WORKER 8
 _Static_assert( CN_RANGES_PER_WORKER * CN_MAX_WORKERS < 0x3ff, "a loop's range count fits the state's 10 bits" );
 
 typedef struct cnTaskThread

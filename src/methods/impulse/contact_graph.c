@@ -54,6 +54,8 @@ bool cnSimdPathAvailable( int path )
 	}
 }
 
+_Static_assert( CN_COLOR_COUNT < 32, "a body's colours in use fit a 32-bit mask" );
+
 // A body of a constraint takes impulses when it is simulated and dynamic.
 static bool cnTakesImpulses( const cnStepContext* context, int index )
 {
@@ -349,36 +351,32 @@ void cnBuildContactGraph( cnStepContext* context )
 	int path = world->def.settings.impulse.simd;
 	graph->path = cnSimdPathAvailable( path ) ? path : cnBestSimdPath();
 
-	// colour: a bit per simulated body per colour
-	int words = ( context->bodyCount + 63 ) / 64;
-	words = words > 0 ? words : 1;
-	uint64_t* bits = cnArena_Alloc( &world->arena, (size_t)CN_COLOR_COUNT * (size_t)words * sizeof( uint64_t ) );
-	memset( bits, 0, (size_t)CN_COLOR_COUNT * (size_t)words * sizeof( uint64_t ) );
+	// colour: each constraint takes the lowest colour free at both of its bodies that take impulses
+	// (a mask of the colours in use per simulated body: one lookup per constraint, not one per colour)
+	uint32_t* used = cnArena_Alloc( &world->arena, (size_t)( context->bodyCount + 1 ) * sizeof( uint32_t ) );
+	memset( used, 0, (size_t)( context->bodyCount + 1 ) * sizeof( uint32_t ) );
 	int* colors = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
 	int sizes[CN_COLOR_COUNT + 1] = { 0 };
+	const uint32_t allColors = ( (uint32_t)1 << CN_COLOR_COUNT ) - 1u;
 	for ( int k = 0; k < n; ++k )
 	{
 		const cnConstraintRef* cc = context->refs + k;
 		int a = cnTakesImpulses( context, cc->indexA ) ? cc->indexA : -1;
 		int b = cnTakesImpulses( context, cc->indexB ) ? cc->indexB : -1;
-		int color = CN_COLOR_COUNT;
-		for ( int c = 0; c < CN_COLOR_COUNT; ++c )
+		uint32_t busy = ( a >= 0 ? used[a] : 0u ) | ( b >= 0 ? used[b] : 0u );
+		uint32_t free = ~busy & allColors;
+		int color = free != 0u ? __builtin_ctz( free ) : CN_COLOR_COUNT;
+		if ( color < CN_COLOR_COUNT )
 		{
-			uint64_t* set = bits + (size_t)c * (size_t)words;
-			if ( ( a >= 0 && ( set[a / 64] >> ( a % 64 ) & 1u ) ) || ( b >= 0 && ( set[b / 64] >> ( b % 64 ) & 1u ) ) )
-			{
-				continue;
-			}
+			uint32_t bit = (uint32_t)1 << color;
 			if ( a >= 0 )
 			{
-				set[a / 64] |= (uint64_t)1 << ( a % 64 );
+				used[a] |= bit;
 			}
 			if ( b >= 0 )
 			{
-				set[b / 64] |= (uint64_t)1 << ( b % 64 );
+				used[b] |= bit;
 			}
-			color = c;
-			break;
 		}
 		colors[k] = color;
 		sizes[color] += 1;
