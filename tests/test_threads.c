@@ -121,7 +121,7 @@ static void parallelForCoversEveryItemOnce( void )
 	}
 }
 
-// The most workers, each loop cut into the most ranges (4 per worker): the task pool's state word
+// The most workers, each loop cut into the most ranges (8 per worker): the task pool's state word
 // holds the range count and the first and last unclaimed ranges in 10 bits each, claimed from both
 // ends (task.c).
 static void parallelForCoversTheMostRanges( void )
@@ -132,7 +132,7 @@ static void parallelForCoversTheMostRanges( void )
 	{
 		Coverage* c = runCoverage( world, 9999, 1 );
 		CHECK( coveredOnce( c ) );
-		CHECK( atomic_load( &c->calls ) == 4 * CN_MAX_WORKERS );
+		CHECK( atomic_load( &c->calls ) == 8 * CN_MAX_WORKERS );
 	}
 	cnDestroyWorld( world );
 }
