@@ -126,9 +126,9 @@ void cnRebaseFriction( cnStepContext* context, int constraintIndex, cnVec3 oldT1
 // A full matrix into nine rows of lanes (cnMat3's columns, for cnKernelPrepare).
 static inline void cnPutMatrix( double out[9][CN_LANES], int lane, cnMat3 m )
 {
-	cnPutV3( (double( * )[CN_LANES])out, lane, m.cx );
-	cnPutV3( (double( * )[CN_LANES])( out + 3 ), lane, m.cy );
-	cnPutV3( (double( * )[CN_LANES])( out + 6 ), lane, m.cz );
+	cnPutV3( out, lane, m.cx );
+	cnPutV3( out + 3, lane, m.cy );
+	cnPutV3( out + 6, lane, m.cz );
 }
 
 static inline cnVec3 cnGetV3( const double in[3][CN_LANES], int lane )
@@ -143,10 +143,10 @@ static void cnGatherConstraint( cnStepContext* context, int k, cnWideGroup* g, i
 {
 	const cnConstraintRef* ref = context->refs + k;
 	const cnContact* c = context->world->contacts + ref->contactIndex;
-	const cnManifold* m = cnContactManifold( c, ref->manifoldIndex );
+	cnManifold* m = cnContactManifold( c, ref->manifoldIndex );
 	int dummy = context->bodyCount;
 	g->constraint[lane] = k;
-	context->graph->slotManifold[context->graph->slots[k]] = (cnManifold*)m;
+	context->graph->slotManifold[context->graph->slots[k]] = m;
 	g->indexA[lane] = ref->indexA;
 	g->indexB[lane] = ref->indexB;
 	g->writeA[lane] = cnTakesImpulses( context, ref->indexA );

@@ -298,9 +298,11 @@ static inline void cnV3W_store( double a[3][CN_LANES], int lane, cnV3W v )
 /// normal, each point's anchors, separation and normal impulse; in `in` the inverse inertias and the
 /// carried friction impulses): the tangents, each point's effective mass, approach speed and lever arm,
 /// the friction centre with its 2x2 mass and the twist mass, and the friction and twist impulses the
-/// points carried. The operations are those of the scalar preparation they replace (cnPerp,
-/// cnSetPointGeometry, cnSetFrictionGeometry, cnFrictionFromPoints), in the same order, so every path
-/// gives the same bits; lanes without a constraint and points past a lane's count are left at zero.
+/// points carried (the manifold keeps its friction as a force per point: cnStoreImpulses). The
+/// operations are those of the scalar code it replaced (cnPerp, cnSetPointGeometry and
+/// cnSetFrictionGeometry, which still re-prepare turning sphere pairs), in the same order, and every
+/// path does them alike, so all give the same bits; lanes without a constraint and points past a
+/// lane's count are left at zero.
 static inline void cnKernelPrepare( const cnBodyState* states, cnWideGroup* g, int lane, cnPrepareLanes* in )
 {
 	cnBodyW A, B;

@@ -2,7 +2,7 @@
 // The impulse method's contact solve in graph colours: the constraints of one colour touch disjoint
 // simulated bodies, so eight of them are solved at once in SIMD lanes, and a colour's groups in
 // parallel. The layout is a structure of arrays per group of eight constraints ("wide"); the
-// constraints are prepared straight into their lanes, and a record (cnContactConstraint) is kept only
+// constraints are prepared in their lanes (cnKernelPrepare), and a record (cnContactConstraint) is kept only
 // for those that restitution or a sphere pair works on after the sub-steps.
 //
 // Every path computes the same operations in the same order on each lane (no FMA: the build keeps
