@@ -417,7 +417,7 @@ bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame, cn
 	source->scene->world = world;
 	// the body list keeps its ids: a snapshot restores every body's id, and bodies added at a cut
 	// are given theirs by cliViewSource_SetBodies
-	// the run writes frame `frame` again, the edited world's, and snapshots it first
+	// the run writes frame `frame` again, the edited world's
 	source->frameCount = frame < source->frameCount ? frame : source->frameCount;
 	source->contactCount = source->contactStart != NULL ? source->contactStart[source->frameCount] : 0;
 	source->complete = false;
@@ -426,6 +426,11 @@ bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame, cn
 	source->history.runStart = frame;
 	source->history.cutFrame = frame;
 	source->history.cutCount += 1;
+	// the edited world's snapshot is taken here, before the cut is answered, not when the run writes
+	// its first frame: a request right after the cut (GET /api/save/scene makes the world at the
+	// run's start from it) found the snapshot before the cut and answered with the unedited world
+	// (view_history failed so under load). Should it fail, the run takes it at its first frame.
+	cliViewHistory_OnFrame( &source->history, world, frame );
 	pthread_mutex_unlock( &source->lock );
 	return cliViewSource_Start( source ) && set;
 }
