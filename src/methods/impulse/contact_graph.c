@@ -56,6 +56,18 @@ bool cnSimdPathAvailable( int path )
 
 _Static_assert( CN_COLOR_COUNT < 32, "a body's colours in use fit a 32-bit mask" );
 
+// Whether a pass of this sub-step visits the colours from the last: odd sub-steps do, and the warm
+// start runs against the solve that follows it, and so against the relax before it. Every pass then
+// starts where the last one ended, in the groups it left in the cache: a pass streams megabytes of
+// groups (the 1240-box pyramid: 6 MB), and this took a sixth of the passes' cache misses away
+// (callgrind with a 2 MB cache). A warm start's order changes only the rounding of each body's sum
+// of impulses.
+static bool cnPassRunsReverse( const cnStepContext* context, bool warmStart )
+{
+	bool reverse = ( context->sweep & 1 ) != 0;
+	return warmStart ? !reverse : reverse;
+}
+
 // A body of a constraint takes impulses when it is simulated and dynamic.
 static bool cnTakesImpulses( const cnStepContext* context, int index )
 {
@@ -203,7 +215,7 @@ static void cnReadLaneConstraint( cnStepContext* context, int k, const cnWideGro
 	cc->normal = cnGetV3( g->normal, lane );
 	cc->tangent1 = cnGetV3( g->tangent1, lane );
 	cc->tangent2 = cnGetV3( g->tangent2, lane );
-	cc->normalAcceleration = cnContactNormalAcceleration( context, c, cc->normal );
+	cc->normalAcceleration = cnContactNormalAcceleration( context, ref->indexA, ref->indexB, cc->normal );
 	for ( int j = 0; j < cc->pointCount; ++j )
 	{
 		const cnWidePoint* p = g->points + j;
@@ -493,10 +505,8 @@ void cnBuildContactGraph( cnStepContext* context )
 	}
 
 	// each group is filled by one task: any split over the workers gives the same bits. The groups are
-	// filled towards the colour the first warm start begins with (cnRunPass), which then finds them
-	// in the cache
-	bool firstWarmStartForward = ( context->sweep & 1 ) != 0;
-	cnPackTask task = { context, constraintOfSlot, firstWarmStartForward };
+	// filled towards the colour the first warm start begins with, which then finds them in the cache
+	cnPackTask task = { context, constraintOfSlot, cnPassRunsReverse( context, true ) == false };
 	cnParallelFor( world, groupCount, 16, cnPackTaskFn, &task );
 }
 
@@ -637,13 +647,7 @@ static void cnRunGroups( cnStepContext* context, int begin, int end, const cnSol
 static void cnRunPass( cnStepContext* context, const cnSolvePass* pass )
 {
 	cnContactGraph* graph = context->graph;
-	bool reverse = ( context->sweep & 1 ) != 0;
-	// the warm start runs the colours against the solve that follows it, and so against the relax
-	// before it: every pass then starts where the last one ended, in the groups it left in the cache.
-	// A pass streams megabytes of groups (the 1240-box pyramid: 6 MB), and this took a sixth of the
-	// passes' cache misses away (callgrind with a 2 MB cache). A warm start's order changes only the
-	// rounding of each body's sum of impulses
-	reverse = pass == NULL ? !reverse : reverse;
+	bool reverse = cnPassRunsReverse( context, pass == NULL );
 	graph->lastPassReverse = reverse;
 	if ( reverse == false )
 	{

@@ -128,22 +128,17 @@ static void cnFrictionToManifold( cnManifold* m, cnVec3 normal, cnVec3 t1, cnVec
 	}
 }
 
-// The acceleration of a simulated body's centre from gravity and its step forces (0 for the others).
-static cnVec3 cnBodyAcceleration( const cnStepContext* context, const cnBody* body )
+// The acceleration of a simulated body's centre from gravity and its step forces, as its velocity
+// update uses it (cnBodySim.linear; 0 for the dummy entry and kinematic bodies).
+static cnVec3 cnBodyAcceleration( const cnStepContext* context, int index )
 {
-	if ( body->solverIndex < 0 || body->type != cnBody_dynamic )
-	{
-		return cnVec3_zero;
-	}
-	return cnMulAdd( cnMulSV( body->gravityScale, context->gravity ), body->invMass, body->force );
+	const cnBodySim* sim = context->sims + index;
+	return sim->dynamic ? sim->linear.acceleration : cnVec3_zero;
 }
 
-double cnContactNormalAcceleration( const cnStepContext* context, const cnContact* c, cnVec3 normal )
+double cnContactNormalAcceleration( const cnStepContext* context, int indexA, int indexB, cnVec3 normal )
 {
-	const cnWorld* world = context->world;
-	const cnBody* ba = world->bodies + c->bodyA;
-	const cnBody* bb = world->bodies + c->bodyB;
-	return cnDot( normal, cnSub( cnBodyAcceleration( context, bb ), cnBodyAcceleration( context, ba ) ) );
+	return cnDot( normal, cnSub( cnBodyAcceleration( context, indexB ), cnBodyAcceleration( context, indexA ) ) );
 }
 
 typedef struct cnListTask

@@ -209,9 +209,10 @@ void cnSolveJointIslands( cnStepContext* context, cnSoftness soft, bool useBias 
 
 /// Lists the contact constraints of every touching contact with an awake body (cnConstraintRef).
 void cnPrepareContacts( cnStepContext* context );
-/// The relative acceleration of a contact's bodies along a normal from gravity and their step forces
-/// (B's less A's; 0 for a body that is not simulated or not dynamic), for a bounce's energy.
-double cnContactNormalAcceleration( const cnStepContext* context, const cnContact* c, cnVec3 normal );
+/// The relative acceleration of a contact's bodies (solver indices) along a normal from gravity and
+/// their step forces (B's less A's; 0 for a body that is not simulated or not dynamic), for a
+/// bounce's energy.
+double cnContactNormalAcceleration( const cnStepContext* context, int indexA, int indexB, cnVec3 normal );
 /// Lists the sphere pairs among the kept constraints (after cnBuildContactGraph prepared them).
 void cnPrepareSpherePairs( cnStepContext* context );
 /// Applies last step's impulses (contact_graph.c, like the pass below).
