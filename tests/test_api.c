@@ -164,6 +164,9 @@ static void test_methods( void )
 	def.settings.impulse.subSteps = 0;
 	CHECK( cnCreateWorld( &def ) == NULL && strstr( cnGetError(), "subSteps" ) != NULL );
 	def = cnDefaultWorldDef();
+	def.settings.impulse.simd = (cnSimdPath)( cnSimd_avx512 + 1 );
+	CHECK( cnCreateWorld( &def ) == NULL && strstr( cnGetError(), "simd" ) != NULL );
+	def = cnDefaultWorldDef();
 	def.settings.penalty.errorTolerance = -1.0;
 	CHECK( cnCreateWorld( &def ) == NULL && strstr( cnGetError(), "errorTolerance" ) != NULL );
 	def = cnDefaultWorldDef();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The impulse method's contact solve on every path (scalar, SSE2, AVX2) gives the same bits: the
+// The impulse method's contact solve on every path (scalar, SSE2, AVX2, AVX-512) gives the same bits: the
 // paths do the same operations in the same order on each lane, and the graph colouring keeps the
 // lanes of a group on different bodies (a colour that shared a body between lanes would lose one
 // lane's impulse in the SIMD paths and not in the scalar one, and the hashes would differ). Scenes
@@ -166,9 +166,9 @@ static void samePaths( const char* name, cnBuildFn* build, int steps )
 	cnWorld* start = build( cnSimd_scalar );
 	CHECK( cnWorld_Hash( start ) != scalar );
 	cnDestroyWorld( start );
-	const cnSimdPath paths[] = { cnSimd_sse2, cnSimd_avx2, cnSimd_auto };
-	const char* names[] = { "sse2", "avx2", "auto" };
-	for ( int i = 0; i < 3; ++i )
+	const cnSimdPath paths[] = { cnSimd_sse2, cnSimd_avx2, cnSimd_avx512, cnSimd_auto };
+	const char* names[] = { "sse2", "avx2", "avx512", "auto" };
+	for ( int i = 0; i < 4; ++i )
 	{
 		if ( paths[i] != cnSimd_auto && cnSimdPathAvailable( paths[i] ) == false )
 		{
@@ -209,7 +209,7 @@ static void pyramidStands( void )
 
 int main( void )
 {
-	printf( "best path here: %d (1 scalar, 2 sse2, 3 avx2)\n", cnBestSimdPath() );
+	printf( "best path here: %d (1 scalar, 2 sse2, 3 avx2, 4 avx512)\n", cnBestSimdPath() );
 	RUN_TEST( pathsAgree );
 	RUN_TEST( pyramidStands );
 	return TEST_SUMMARY();

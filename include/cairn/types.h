@@ -199,14 +199,16 @@ typedef enum cnShapeType
 /// machine lacks falls back to the best it has.
 typedef enum cnSimdPath
 {
-	/// the best this machine has: AVX2, else SSE2, else scalar
+	/// the best this machine has: AVX-512, else AVX2, else SSE2, else scalar
 	cnSimd_auto = 0,
 	/// one constraint at a time in plain doubles
 	cnSimd_scalar,
-	/// four constraints at a time in pairs of SSE2 registers (x86-64)
+	/// eight constraints at a time in four SSE2 registers of two doubles (x86-64)
 	cnSimd_sse2,
-	/// four constraints at a time in AVX2 registers (x86-64 from 2013 on)
+	/// eight constraints at a time in two AVX2 registers of four doubles (x86-64 from 2013 on)
 	cnSimd_avx2,
+	/// eight constraints at a time in one AVX-512 register (x86-64 servers from 2017 on)
+	cnSimd_avx512,
 } cnSimdPath;
 
 /// Settings of the impulse method (Box2D v3's soft step).

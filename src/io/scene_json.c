@@ -546,15 +546,15 @@ static cnScene* cnBuildScene( cnLoader* L, const cJSON* root )
 	}
 	if ( simd != NULL )
 	{
-		static const char* const names[] = { "auto", "scalar", "sse2", "avx2" };
+		static const char* const names[] = { "auto", "scalar", "sse2", "avx2", "avx512" };
 		int found = -1;
-		for ( int i = 0; i < 4; ++i )
+		for ( int i = 0; i < (int)( sizeof( names ) / sizeof( names[0] ) ); ++i )
 		{
 			found = strcmp( simd, names[i] ) == 0 ? i : found;
 		}
 		if ( found < 0 )
 		{
-			cnJsonFailAt( L, "simd", "unknown SIMD path \"%s\" (allowed: auto, scalar, sse2, avx2)", simd );
+			cnJsonFailAt( L, "simd", "unknown SIMD path \"%s\" (allowed: auto, scalar, sse2, avx2, avx512)", simd );
 			return NULL;
 		}
 		methods->impulse.simd = (cnSimdPath)found;

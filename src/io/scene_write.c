@@ -257,7 +257,7 @@ static void cnWriteSettings( cJSON* root, const cnWorld* world )
 	cnAddNum( root, "relax_iterations", d.settings.impulse.relaxIterations );
 	if ( d.settings.impulse.simd != cnSimd_auto )
 	{
-		static const char* const names[] = { "auto", "scalar", "sse2", "avx2" };
+		static const char* const names[] = { "auto", "scalar", "sse2", "avx2", "avx512" };
 		cJSON_AddStringToObject( root, "simd", names[d.settings.impulse.simd] );
 	}
 	cJSON_AddStringToObject( root, "lcp_solver", d.settings.velocity.lcpSolver == cnLcp_lemke ? "lemke" : "dantzig" );

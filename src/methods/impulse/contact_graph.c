@@ -21,6 +21,13 @@
 
 int cnBestSimdPath( void )
 {
+#if defined( CAIRN_HAVE_AVX512 )
+	__builtin_cpu_init();
+	if ( __builtin_cpu_supports( "avx512f" ) )
+	{
+		return cnSimd_avx512;
+	}
+#endif
 #if defined( CAIRN_HAVE_AVX2 )
 	__builtin_cpu_init();
 	if ( __builtin_cpu_supports( "avx2" ) )
@@ -48,7 +55,14 @@ bool cnSimdPathAvailable( int path )
 			return false;
 #endif
 		case cnSimd_avx2:
-			return cnBestSimdPath() == cnSimd_avx2;
+#if defined( CAIRN_HAVE_AVX2 )
+			__builtin_cpu_init();
+			return __builtin_cpu_supports( "avx2" );
+#else
+			return false;
+#endif
+		case cnSimd_avx512:
+			return cnBestSimdPath() == cnSimd_avx512;
 		default:
 			return false;
 	}
@@ -249,6 +263,11 @@ static void cnPrepareGroup( const cnStepContext* context, cnWideGroup* g, cnPrep
 {
 	switch ( context->graph->path )
 	{
+#if defined( CAIRN_HAVE_AVX512 )
+		case cnSimd_avx512:
+			cnPrepareGroupAvx512( context->states, g, in );
+			return;
+#endif
 #if defined( CAIRN_HAVE_AVX2 )
 		case cnSimd_avx2:
 			cnPrepareGroupAvx2( context->states, g, in );
@@ -570,6 +589,12 @@ static void cnRunGroupRange( cnStepContext* context, int begin, int end, const c
 	cnBodyState* states = context->states;
 	switch ( graph->path )
 	{
+#if defined( CAIRN_HAVE_AVX512 )
+		case cnSimd_avx512:
+			pass ? cnSolveGroupsAvx512( states, graph->groups, begin, end, pass )
+				 : cnWarmStartGroupsAvx512( states, graph->groups, begin, end );
+			return;
+#endif
 #if defined( CAIRN_HAVE_AVX2 )
 		case cnSimd_avx2:
 			pass ? cnSolveGroupsAvx2( states, graph->groups, begin, end, pass )

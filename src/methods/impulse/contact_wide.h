@@ -6,7 +6,7 @@
 // for those that restitution or a sphere pair works on after the sub-steps.
 //
 // Every path computes the same operations in the same order on each lane (no FMA: the build keeps
-// -ffp-contract=off), so the scalar, SSE2 and AVX2 paths give the same bits (tested).
+// -ffp-contract=off), so the scalar, SSE2, AVX2 and AVX-512 paths give the same bits (tested).
 #pragma once
 
 #include "methods/impulse/impulse.h"
@@ -136,3 +136,6 @@ void cnWarmStartGroupsSse2( cnBodyState* states, cnWideGroup* groups, int begin,
 void cnSolveGroupsSse2( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass );
 void cnWarmStartGroupsAvx2( cnBodyState* states, cnWideGroup* groups, int begin, int end );
 void cnSolveGroupsAvx2( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass );
+void cnPrepareGroupAvx512( const cnBodyState* states, cnWideGroup* g, cnPrepareLanes* in );
+void cnWarmStartGroupsAvx512( cnBodyState* states, cnWideGroup* groups, int begin, int end );
+void cnSolveGroupsAvx512( cnBodyState* states, cnWideGroup* groups, int begin, int end, const cnSolvePass* pass );

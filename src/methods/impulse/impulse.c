@@ -236,6 +236,10 @@ static const char* cnValidateImpulse( const cnMethodSettings* settings )
 	{
 		return "impulse settings: subSteps must be in [1, 64]";
 	}
+	if ( (int)s->simd < cnSimd_auto || (int)s->simd > cnSimd_avx512 )
+	{
+		return "impulse settings: simd must be a cnSimdPath (auto, scalar, sse2, avx2 or avx512)";
+	}
 	if ( s->relaxIterations < 1 || s->relaxIterations > 16 )
 	{
 		return "impulse settings: relaxIterations must be in [1, 16]";
