@@ -6,7 +6,10 @@
 // One loop runs at a time. The caller publishes it by bumping the pool's generation; the caller and
 // every thread that is awake take ranges until none are left, even workers from the front and odd
 // ones from the back (so with two workers each keeps its end of every loop, and the bodies there in
-// its cache), and the one that finishes the last range wakes the caller if it sleeps. Between loops
+// its cache), and the one that finishes the last range wakes the caller if it sleeps. The ranges
+// shrink from each end towards the middle, where the two sides meet: the last ranges taken are
+// short, so the workers finish together, and where they meet moves little from loop to loop, so
+// few bodies change cores between one colour of the solve and the next. Between loops
 // a thread spins for a short while (the step's loops come in quick succession) and then sleeps on a
 // condition variable, so an idle world costs no CPU: the machines Cairn runs on are often shared,
 // with fewer cores than workers. Publishing a loop and claiming its ranges take no lock; the mutex is
@@ -30,10 +33,10 @@
 // before going to sleep (tens of microseconds)
 #define CN_SPIN_COUNT 2000
 
-// more ranges than workers evens out ranges of unequal cost; each range still has >= minRange items
-// (8 rather than 4: the falling pile at 2 workers 3 % faster, the pyramid the same, in one process)
+// the most ranges a loop is cut into per worker (each range has >= minRange items)
 #define CN_RANGES_PER_WORKER 8
-_Static_assert( CN_RANGES_PER_WORKER * CN_MAX_WORKERS < 0x3ff, "a loop's range count fits the state's 10 bits" );
+#define CN_MAX_RANGES ( CN_RANGES_PER_WORKER * CN_MAX_WORKERS )
+_Static_assert( CN_MAX_RANGES < 0x3ff, "a loop's range count fits the state's 10 bits" );
 
 typedef struct cnTaskThread
 {
@@ -55,7 +58,8 @@ struct cnTaskPool
 	// the current loop, written before its generation is published and read after it is seen
 	_Atomic( cnTaskFn* ) fn;
 	_Atomic( void* ) context;
-	atomic_int itemCount;
+	// where range r of the current loop starts (bounds[rangeCount] = itemCount), written with fn
+	int bounds[CN_MAX_RANGES + 1];
 	// one word: the loop's generation (bits 32-63), its range count (20-29), one past its last
 	// unclaimed range (10-19) and its first unclaimed range (0-9). A claim is a compare-and-swap of
 	// the whole word that takes the first or the last, so a thread that read the loop's
@@ -102,18 +106,64 @@ static inline void cnPause( void )
 #endif
 }
 
-// Range r of rangeCount contiguous ranges over [0, itemCount): its first item (64-bit products: no
-// overflow for any int count).
-static inline int cnRangeStart( int r, int rangeCount, int itemCount )
+// Cuts one half of a loop, `count` items shared by `workers` workers, into ranges taken from its outer
+// end: each takes half of what is left over the workers (at least minRange items, and all that is
+// left when less than two ranges' worth is), so the ranges shrink towards the middle. Writes the
+// sizes, outermost first, and returns their number (at most `most`).
+static int cnCutHalf( int count, int minRange, int workers, int most, int* sizes )
 {
-	return (int)( (int64_t)r * itemCount / rangeCount );
+	int n = 0;
+	while ( count > 0 )
+	{
+		int size = ( count + 2 * workers - 1 ) / ( 2 * workers );
+		size = size < minRange ? minRange : size;
+		if ( count - size < minRange || n == most - 1 )
+		{
+			size = count;
+		}
+		sizes[n++] = size;
+		count -= size;
+	}
+	return n;
 }
 
-// Claims and runs ranges of the loop of this generation (fields fn, context, itemCount read after the
+// Cuts [0, itemCount) into ranges that shrink from both ends towards the middle (bounds[r] is where
+// range r starts, bounds[count] = itemCount); returns their number, 1 when the items make fewer than
+// two ranges of minRange.
+static int cnCutRanges( int itemCount, int minRange, int workerCount, int bounds[CN_MAX_RANGES + 1] )
+{
+	if ( itemCount < 2 * minRange || workerCount <= 1 )
+	{
+		bounds[0] = 0;
+		bounds[1] = itemCount;
+		return 1;
+	}
+	// even workers take ranges from the front, odd ones from the back
+	int frontWorkers = ( workerCount + 1 ) / 2, backWorkers = workerCount / 2;
+	int frontSizes[CN_MAX_RANGES], backSizes[CN_MAX_RANGES];
+	int front = cnCutHalf( itemCount / 2, minRange, frontWorkers, CN_RANGES_PER_WORKER * frontWorkers, frontSizes );
+	int back = cnCutHalf( itemCount - itemCount / 2, minRange, backWorkers, CN_RANGES_PER_WORKER * backWorkers,
+						  backSizes );
+	int start = 0;
+	for ( int r = 0; r < front; ++r )
+	{
+		bounds[r] = start;
+		start += frontSizes[r];
+	}
+	// the back half's ranges in item order: its innermost first
+	for ( int r = 0; r < back; ++r )
+	{
+		bounds[front + r] = start;
+		start += backSizes[back - 1 - r];
+	}
+	bounds[front + back] = itemCount;
+	return front + back;
+}
+
+// Claims and runs ranges of the loop of this generation (fields fn and context read after the
 // generation was seen) until none are left or another loop began. The thread that finishes the last
 // range wakes the caller if it sleeps.
-static void cnRunRanges( cnTaskPool* pool, uint32_t generation, cnTaskFn* fn, void* context, int itemCount,
-						 int workerIndex )
+static void cnRunRanges( cnTaskPool* pool, uint32_t generation, cnTaskFn* fn, void* context, int workerIndex )
 {
 	uint64_t state = atomic_load( &pool->state );
 	bool fromBack = ( workerIndex & 1 ) != 0;
@@ -131,8 +181,8 @@ static void cnRunRanges( cnTaskPool* pool, uint32_t generation, cnTaskFn* fn, vo
 		}
 		int r = fromBack ? cnBackRange( state ) - 1 : cnFrontRange( state );
 		int rangeCount = cnRangeTotal( state );
-		fn( cnRangeStart( r, rangeCount, itemCount ), cnRangeStart( r + 1, rangeCount, itemCount ), workerIndex,
-			context );
+		// the claim succeeded for this generation: its bounds stay until every range is done
+		fn( pool->bounds[r], pool->bounds[r + 1], workerIndex, context );
 		if ( atomic_fetch_add( &pool->finished, 1 ) + 1 == rangeCount && workerIndex != 0 &&
 			 atomic_load( &pool->callerSleeps ) )
 		{
@@ -179,8 +229,7 @@ static void* cnWorkerMain( void* argument )
 		seen = cnGeneration( atomic_load( &pool->state ) );
 		cnTaskFn* fn = atomic_load( &pool->fn );
 		void* context = atomic_load( &pool->context );
-		int itemCount = atomic_load( &pool->itemCount );
-		cnRunRanges( pool, seen, fn, context, itemCount, self->workerIndex );
+		cnRunRanges( pool, seen, fn, context, self->workerIndex );
 	}
 }
 
@@ -209,7 +258,6 @@ cnTaskPool* cnTaskPool_Create( int workerCount )
 	pthread_cond_init( &pool->done, NULL );
 	atomic_init( &pool->fn, NULL );
 	atomic_init( &pool->context, NULL );
-	atomic_init( &pool->itemCount, 0 );
 	atomic_init( &pool->state, 0u );
 	atomic_init( &pool->finished, 0 );
 	atomic_init( &pool->sleepers, 0 );
@@ -270,12 +318,13 @@ void cnTaskPool_Destroy( cnTaskPool* pool )
 // Runs one loop on the pool's threads and the caller (worker 0). The caller waits for the loop's
 // ranges, not for the threads: a thread that has not woken yet (a busy machine with fewer cores than
 // workers) finds nothing left when it does and costs the caller nothing.
-static void cnTaskPool_Run( cnTaskPool* pool, int itemCount, int rangeCount, cnTaskFn* fn, void* context )
+static void cnTaskPool_Run( cnTaskPool* pool, int itemCount, int minRange, cnTaskFn* fn, void* context )
 {
-	// every range of the last loop is done, so no thread reads these fields for it any more
+	// every range of the last loop is done, so no thread reads these fields for it any more (the
+	// bounds are read only after a claim of the new generation succeeds, which follows this store)
+	int rangeCount = cnCutRanges( itemCount, minRange, pool->threadCount + 1, pool->bounds );
 	atomic_store( &pool->fn, fn );
 	atomic_store( &pool->context, context );
-	atomic_store( &pool->itemCount, itemCount );
 	atomic_store( &pool->finished, 0 );
 	uint32_t generation = cnGeneration( atomic_load( &pool->state ) ) + 1u;
 	atomic_store( &pool->state,
@@ -287,7 +336,7 @@ static void cnTaskPool_Run( cnTaskPool* pool, int itemCount, int rangeCount, cnT
 		pthread_mutex_unlock( &pool->mutex );
 	}
 
-	cnRunRanges( pool, generation, fn, context, itemCount, 0 );
+	cnRunRanges( pool, generation, fn, context, 0 );
 
 	// wait for the ranges other workers took: spin a little, then sleep
 	for ( int spin = 0; atomic_load( &pool->finished ) != rangeCount && spin < CN_SPIN_COUNT; ++spin )
@@ -314,13 +363,7 @@ void cnParallelFor( cnWorld* world, int itemCount, int minRange, cnTaskFn* fn, v
 		return;
 	}
 	minRange = minRange < 1 ? 1 : minRange;
-	int workerCount = world->def.workerCount;
-	int rangeCount = itemCount / minRange;
-	if ( rangeCount > CN_RANGES_PER_WORKER * workerCount )
-	{
-		rangeCount = CN_RANGES_PER_WORKER * workerCount;
-	}
-	if ( workerCount <= 1 || rangeCount <= 1 )
+	if ( world->def.workerCount <= 1 || itemCount < 2 * minRange )
 	{
 		fn( 0, itemCount, 0, context );
 		return;
@@ -340,7 +383,7 @@ void cnParallelFor( cnWorld* world, int itemCount, int minRange, cnTaskFn* fn, v
 		fn( 0, itemCount, 0, context );
 		return;
 	}
-	cnTaskPool_Run( world->taskPool, itemCount, rangeCount, fn, context );
+	cnTaskPool_Run( world->taskPool, itemCount, minRange, fn, context );
 }
 
 int cnWorld_WorkerCount( const cnWorld* world )

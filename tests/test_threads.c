@@ -121,7 +121,7 @@ static void parallelForCoversEveryItemOnce( void )
 	}
 }
 
-// The most workers, each loop cut into the most ranges (8 per worker): the task pool's state word
+// The most workers, each loop cut into the most ranges (at most 8 per worker): the task pool's state word
 // holds the range count and the first and last unclaimed ranges in 10 bits each, claimed from both
 // ends (task.c).
 static void parallelForCoversTheMostRanges( void )
@@ -134,6 +134,70 @@ static void parallelForCoversTheMostRanges( void )
 		CHECK( coveredOnce( c ) );
 		CHECK( atomic_load( &c->calls ) == 8 * CN_MAX_WORKERS );
 	}
+	cnDestroyWorld( world );
+}
+
+typedef struct RangeLog
+{
+	atomic_int count;
+	int start[64], end[64];
+} RangeLog;
+
+static void logRange( int start, int end, int worker, void* context )
+{
+	(void)worker;
+	RangeLog* log = context;
+	int i = atomic_fetch_add( &log->count, 1 );
+	if ( i < 64 )
+	{
+		log->start[i] = start;
+		log->end[i] = end;
+	}
+}
+
+// The ranges shrink from both ends towards the middle, where the workers taking from the front and
+// from the back meet: the first from each end holds half its half, the last ones only minRange.
+static void parallelForRangesShrinkTowardsTheMiddle( void )
+{
+	cnWorld* world = makeWorld( 2 );
+	CHECK( world != NULL );
+	static RangeLog log;
+	memset( &log, 0, sizeof( log ) );
+	cnParallelFor( world, 1000, 4, logRange, &log );
+	int n = atomic_load( &log.count );
+	CHECK( n >= 8 && n <= 16 );
+	// in item order
+	int size[64];
+	int at = 0;
+	for ( int k = 0; k < n; ++k )
+	{
+		int found = -1;
+		for ( int i = 0; i < n; ++i )
+		{
+			found = log.start[i] == at ? i : found;
+		}
+		CHECK( found >= 0 );
+		if ( found < 0 )
+		{
+			break;
+		}
+		size[k] = log.end[found] - log.start[found];
+		at = log.end[found];
+		CHECK( size[k] >= 4 );
+	}
+	CHECK( at == 1000 );
+	CHECK( size[0] == 250 && size[n - 1] == 250 );
+	// the halves (500 items each) are cut alike: shrinking up to the middle, growing after it
+	for ( int k = 1; k < n / 2; ++k )
+	{
+		CHECK( size[k] <= size[k - 1] );
+	}
+	for ( int k = n / 2 + 1; k < n; ++k )
+	{
+		CHECK( size[k] >= size[k - 1] );
+	}
+	printf( "1000 items on 2 workers: %d ranges, the first %d, the middle ones %d and %d\n", n, size[0],
+			size[n / 2 - 1], size[n / 2] );
 	cnDestroyWorld( world );
 }
 
@@ -544,6 +608,7 @@ int main( void )
 {
 	RUN_TEST( parallelForCoversEveryItemOnce );
 	RUN_TEST( parallelForCoversTheMostRanges );
+	RUN_TEST( parallelForRangesShrinkTowardsTheMiddle );
 	RUN_TEST( parallelForRunsSmallLoopsInline );
 	RUN_TEST( parallelForUsesUserScheduler );
 	RUN_TEST( workerSettingsAreChecked );
