@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "shape.h"
+#include "task.h"
 #include "world.h"
 
 #include <math.h>
@@ -23,6 +24,8 @@
 // ratio above this
 #define CN_GUARD_DEEP_FRACTION 0.1
 #define CN_GUARD_MASS_RATIO 100.0
+// bodies per range of the guard's parallel measuring
+#define CN_GUARD_MIN_RANGE 256
 
 static const char* const s_actionNames[cnInstability_count] = { "stop", "warn", "freeze-body" };
 
@@ -88,23 +91,46 @@ static double cnBodyKineticEnergy( const cnBody* b )
 
 // What one pass over the bodies adds up: the kinetic and gravitational energy of the dynamic bodies
 // (as cnWorld_GetKineticEnergy and cnWorld_GetPotentialEnergy), the mass of the awake ones and the
-// body with the most kinetic energy. One pass per stage part: with thousands of bodies the guard's
-// time is the time to read the body records.
+// body with the most kinetic energy.
 typedef struct cnEnergyTally
 {
 	double kinetic, potential, awakeMass, most;
 	int fastest;
 } cnEnergyTally;
 
-static void cnAddEnergy( const cnWorld* world, const cnBody* b, int index, cnEnergyTally* t )
+// What the guard measures of one body. Each stage part measures every body in parallel (with
+// thousands of bodies its time is the time to read the body records) and then adds the measures up
+// serially in body order, so the sums are the same bits on any worker count.
+typedef struct cnBodyMeasure
 {
-	double e = cnBodyKineticEnergy( b );
-	t->kinetic += e;
-	t->potential -= b->mass * b->gravityScale * cnDot( world->gravity, b->center );
-	t->awakeMass += b->awake ? b->mass : 0.0;
-	if ( e > t->most )
+	// static or dead: not measured
+	bool skip;
+	// dynamic: its energy counts (kinetic, the gravitational term subtracted, its mass if awake)
+	bool counted;
+	double kinetic, potential, awakeMass;
+	// the step's start: a user force or a moving kinematic body that may add energy
+	bool source;
+	// the step's end: what is wrong with it (cnCheckBody)
+	cnInstabilityKind kind;
+	double value, bound;
+} cnBodyMeasure;
+
+static void cnMeasureEnergy( const cnWorld* world, const cnBody* b, cnBodyMeasure* m )
+{
+	m->counted = true;
+	m->kinetic = cnBodyKineticEnergy( b );
+	m->potential = b->mass * b->gravityScale * cnDot( world->gravity, b->center );
+	m->awakeMass = b->awake ? b->mass : 0.0;
+}
+
+static void cnAddEnergy( const cnBodyMeasure* m, int index, cnEnergyTally* t )
+{
+	t->kinetic += m->kinetic;
+	t->potential -= m->potential;
+	t->awakeMass += m->awakeMass;
+	if ( m->kinetic > t->most )
 	{
-		t->most = e;
+		t->most = m->kinetic;
 		t->fastest = index;
 	}
 }
@@ -376,6 +402,114 @@ static void cnFreezeBody( cnWorld* world, cnBody* b )
 	b->awake = false;
 }
 
+// ---------------------------------------------------------------------------------------------
+// measuring the bodies in parallel
+
+typedef struct cnMeasureTask
+{
+	cnWorld* world;
+	// the step's start: save the start poses (freeze-body)
+	bool save;
+	// measure the energy
+	bool energy;
+	// the step's end: check each body
+	bool check;
+	cnBodyMeasure* measures;
+} cnMeasureTask;
+
+// One body at the step's start: its start pose saved (freeze-body), its energy and whether it may add
+// energy.
+static void cnMeasureStart( const cnMeasureTask* task, int i, cnBodyMeasure* m )
+{
+	cnBody* b = task->world->bodies + i;
+	memset( m, 0, sizeof( *m ) );
+	m->skip = b->alive == false || b->type == cnBody_static;
+	if ( m->skip )
+	{
+		return;
+	}
+	if ( task->save )
+	{
+		b->xf0 = b->xf;
+		b->center0 = b->center;
+	}
+	if ( task->energy == false )
+	{
+		return;
+	}
+	if ( b->type == cnBody_dynamic )
+	{
+		cnMeasureEnergy( task->world, b, m );
+		m->source = b->awake && ( cnLengthSquared( b->force ) > 0.0 || cnLengthSquared( b->torque ) > 0.0 );
+	}
+	else
+	{
+		m->source = b->awake && ( cnLengthSquared( b->v ) > 0.0 || cnLengthSquared( b->w ) > 0.0 );
+	}
+}
+
+// One body at the step's end: what is wrong with it, and its energy.
+static void cnMeasureEnd( const cnMeasureTask* task, int i, cnBodyMeasure* m )
+{
+	const cnBody* b = task->world->bodies + i;
+	memset( m, 0, sizeof( *m ) );
+	m->skip = b->alive == false || b->type == cnBody_static;
+	if ( m->skip )
+	{
+		return;
+	}
+	m->kind = cnCheckBody( task->world, b, &m->value, &m->bound );
+	if ( task->energy && b->type == cnBody_dynamic )
+	{
+		cnMeasureEnergy( task->world, b, m );
+	}
+}
+
+static void cnMeasureStartRange( int startIndex, int endIndex, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	const cnMeasureTask* task = context;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		cnMeasureStart( task, i, task->measures + i );
+	}
+}
+
+static void cnMeasureEndRange( int startIndex, int endIndex, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	const cnMeasureTask* task = context;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		cnMeasureEnd( task, i, task->measures + i );
+	}
+}
+
+// Measures every body into task->measures, an array from the world's arena, in parallel; leaves it
+// NULL when the arena has no memory for it (then cnMeasureOf measures each body as they are added up).
+static void cnMeasureBodies( cnWorld* world, cnMeasureTask* task, cnTaskFn* range )
+{
+	size_t size = (size_t)( world->bodyCount > 0 ? world->bodyCount : 1 ) * sizeof( cnBodyMeasure );
+	task->measures = cnArena_Alloc( &world->arena, size );
+	if ( task->measures != NULL )
+	{
+		cnParallelFor( world, world->bodyCount, CN_GUARD_MIN_RANGE, range, task );
+	}
+}
+
+typedef void cnMeasureFn( const cnMeasureTask* task, int i, cnBodyMeasure* m );
+
+// Body i's measure: from the array, or measured now into *one when there is none.
+static const cnBodyMeasure* cnMeasureOf( const cnMeasureTask* task, int i, cnBodyMeasure* one, cnMeasureFn* measure )
+{
+	if ( task->measures != NULL )
+	{
+		return task->measures + i;
+	}
+	measure( task, i, one );
+	return one;
+}
+
 void cnGuardBeginStep( cnWorld* world, double timeStep )
 {
 	cnGuardState* g = &world->guard;
@@ -392,38 +526,24 @@ void cnGuardBeginStep( cnWorld* world, double timeStep )
 
 	// the energy the step starts from, and whether a user force or a moving kinematic body may add
 	// energy that the guard does not count
-	cnEnergyTally t = { 0.0, 0.0, 0.0, -1.0, -1 };
-	bool source = false;
-	for ( int i = 0; i < world->bodyCount; ++i )
-	{
-		cnBody* b = world->bodies + i;
-		if ( b->alive == false || b->type == cnBody_static )
-		{
-			continue;
-		}
-		if ( save )
-		{
-			b->xf0 = b->xf;
-			b->center0 = b->center;
-		}
-		if ( energy == false )
-		{
-			continue;
-		}
-		if ( b->type == cnBody_dynamic )
-		{
-			cnAddEnergy( world, b, i, &t );
-			source = source || ( b->awake && ( cnLengthSquared( b->force ) > 0.0 || cnLengthSquared( b->torque ) > 0.0 ) );
-		}
-		else
-		{
-			source = source || ( b->awake && ( cnLengthSquared( b->v ) > 0.0 || cnLengthSquared( b->w ) > 0.0 ) );
-		}
-	}
+	cnMeasureTask task = { world, save, energy, false, NULL };
+	cnMeasureBodies( world, &task, cnMeasureStartRange );
 	if ( energy == false )
 	{
 		g->hasReference = false;
 		return;
+	}
+	cnEnergyTally t = { 0.0, 0.0, 0.0, -1.0, -1 };
+	bool source = false;
+	for ( int i = 0; i < world->bodyCount; ++i )
+	{
+		cnBodyMeasure one;
+		const cnBodyMeasure* m = cnMeasureOf( &task, i, &one, cnMeasureStart );
+		if ( m->skip == false && m->counted )
+		{
+			cnAddEnergy( m, i, &t );
+		}
+		source = source || ( m->skip == false && m->source );
 	}
 	double total = t.kinetic + t.potential;
 	g->awakeMass = t.awakeMass;
@@ -459,29 +579,30 @@ bool cnGuardStep( cnWorld* world, double timeStep )
 	cnInstabilityKind kind = cnInstabilityKind_none;
 	double value = 0.0, bound = 0.0;
 	cnEnergyTally t = { 0.0, 0.0, 0.0, -1.0, -1 };
+	cnMeasureTask task = { world, false, energy, true, NULL };
+	cnMeasureBodies( world, &task, cnMeasureEndRange );
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
-		const cnBody* b = world->bodies + i;
-		if ( b->alive == false || b->type == cnBody_static )
+		cnBodyMeasure one;
+		const cnBodyMeasure* m = cnMeasureOf( &task, i, &one, cnMeasureEnd );
+		if ( m->skip )
 		{
 			continue;
 		}
-		double v, limit;
-		cnInstabilityKind k = cnCheckBody( world, b, &v, &limit );
-		if ( k != cnInstabilityKind_none )
+		if ( m->kind != cnInstabilityKind_none )
 		{
 			count += 1;
 			if ( first < 0 )
 			{
 				first = i;
-				kind = k;
-				value = v;
-				bound = limit;
+				kind = m->kind;
+				value = m->value;
+				bound = m->bound;
 			}
 		}
-		if ( energy && b->type == cnBody_dynamic )
+		if ( m->counted )
 		{
-			cnAddEnergy( world, b, i, &t );
+			cnAddEnergy( m, i, &t );
 		}
 	}
 

@@ -108,7 +108,6 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	cnUpdateSleep( world, timeStep );
 	s->islandMs = cnLapMs( &mark );
 
-	cnArena_Reset( &world->arena );
 	cnPublishEndEvents( world );
 	world->time += timeStep;
 	world->stepCount += 1;
@@ -117,6 +116,7 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	// instability guard: non-finite or runaway bodies and energy jumps, as the world says to act
 	bool stable = cnGuardStep( world, timeStep );
 	s->guardMs += cnLapMs( &mark );
+	cnArena_Reset( &world->arena );
 	s->stepMs = 1000.0 * ( mark - start );
 	return stable;
 }

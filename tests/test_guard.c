@@ -294,6 +294,53 @@ static void warnCounts( void )
 	cnDestroyWorld( world );
 }
 
+// The guard measures the bodies in parallel and adds them up in body order: 900 balls thrown down at
+// speeds that cross a 5 m/s bound on different steps are reported alike on 1, 2 and 4 workers (the
+// same count every step, the same first body and value, the same message), and the first crossing is
+// the step the closed form gives.
+static void workersGiveTheSameReports( void )
+{
+	double h = 1.0 / 60.0;
+	const int workers[] = { 1, 2, 4 };
+	int counts[3][30];
+	cnInstabilityReport reports[3];
+	uint64_t hashes[3];
+	for ( int w = 0; w < 3; ++w )
+	{
+		cnWorld* world = guardWorld( cnMethod_impulse, cnInstability_warn, 5.0 );
+		CHECK( cnWorld_SetWorkerCount( world, workers[w] ) );
+		cnShapeDef ball = sphere( 0.25 );
+		for ( int i = 0; i < 900; ++i )
+		{
+			// 0 to 4.5 m/s down, 100 m up and 1 m apart: no contact
+			cnVec3 at = cnV3( (double)( i % 30 ), (double)( i / 30 ), 100.0 );
+			namedBody( world, NULL, at, cnV3( 0.0, 0.0, -4.5 * ( i % 10 ) / 9.0 ), &ball );
+		}
+		for ( int n = 0; n < 30; ++n )
+		{
+			int before = cnWorld_GetStats( world ).instabilityCount;
+			CHECK( cnWorld_Step( world, h ) );
+			counts[w][n] = cnWorld_GetStats( world ).instabilityCount - before;
+		}
+		reports[w] = cnWorld_GetInstabilityReport( world );
+		hashes[w] = cnWorld_Hash( world );
+		cnDestroyWorld( world );
+	}
+	// the fastest tenth crosses first, on the step the closed form gives
+	int first = firstStepAbove( 5.0, 4.5, h );
+	CHECK( counts[0][first - 2] == 0 && counts[0][first - 1] == 90 );
+	for ( int w = 1; w < 3; ++w )
+	{
+		CHECK( memcmp( counts[w], counts[0], sizeof( counts[0] ) ) == 0 );
+		CHECK( reports[w].kind == reports[0].kind && reports[w].step == reports[0].step );
+		CHECK( reports[w].body.index == reports[0].body.index && reports[w].value == reports[0].value );
+		CHECK( strcmp( reports[w].message, reports[0].message ) == 0 );
+		CHECK( hashes[w] == hashes[0] );
+	}
+	printf( "900 balls: first crossing at step %d (%d balls), %d at step 30 on every worker count\n", first,
+			counts[0][first - 1], counts[0][29] );
+}
+
 // freeze-body: the body that crosses the bound stops where it is and sleeps while the other falls
 // on; a non-finite body goes back to where its step started.
 static void freezeBody( void )
@@ -503,6 +550,7 @@ int main( void )
 	RUN_TEST( speedBoundClosedForm );
 	RUN_TEST( angularBoundClosedForm );
 	RUN_TEST( warnCounts );
+	RUN_TEST( workersGiveTheSameReports );
 	RUN_TEST( freezeBody );
 	RUN_TEST( massRatioIsNamed );
 	RUN_TEST( overlapIsNamed );
