@@ -88,7 +88,7 @@ static bool cnPassRunsReverse( const cnStepContext* context, bool warmStart )
 static bool cnTakesImpulses( const cnStepContext* context, int index )
 {
 	// (the dummy entry is not dynamic)
-	return context->sims[index].dynamic;
+	return context->takesImpulses[index];
 }
 
 static inline void cnPutV3( double out[3][CN_LANES], int lane, cnVec3 v )

@@ -85,11 +85,18 @@ static void cnGatherTaskFn( int startIndex, int endIndex, int workerIndex, void*
 {
 	(void)workerIndex;
 	cnStepContext* context = taskContext;
-	const cnWorld* world = context->world;
+	cnWorld* world = context->world;
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
-		const cnBody* b = world->bodies + i;
-		if ( b->alive == false || b->solverIndex < 0 )
+		// a dead body's solverIndex links the free list (body.c)
+		cnBody* b = world->bodies + i;
+		if ( b->alive == false )
+		{
+			continue;
+		}
+		int index = context->solverIndexOf[i];
+		b->solverIndex = index < context->bodyCount ? index : -1;
+		if ( b->solverIndex < 0 )
 		{
 			continue;
 		}
@@ -103,6 +110,7 @@ static void cnGatherTaskFn( int startIndex, int endIndex, int workerIndex, void*
 		sim->invI = b->type == cnBody_dynamic ? cnRotateTensor( b->xf.q, b->invInertia ) : cnMat3_zero;
 		sim->body = i;
 		sim->dynamic = b->type == cnBody_dynamic;
+		context->takesImpulses[b->solverIndex] = sim->dynamic;
 		sim->spinFree = cnSpinIsFree( b );
 		sim->linear = cnLinearStepOf( world, b, context->h );
 	}
@@ -125,26 +133,36 @@ static int cnSubStepSweep( const cnWorld* world, int subSteps, int step )
 #define CN_JOINT_STIFFNESS 10.0
 #define CN_JOINT_DAMPING_RATIO 1.0
 
+typedef struct cnMarkTask
+{
+	const cnWorld* world;
+	bool* simulated;
+} cnMarkTask;
+
+// Marks the world bodies [startIndex, endIndex) that the step simulates: awake dynamic and kinematic
+// ones (the records are read here in parallel, a cache miss each; the numbering reads the marks).
+static void cnMarkSimulatedTaskFn( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	(void)workerIndex;
+	const cnMarkTask* task = taskContext;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		const cnBody* b = task->world->bodies + i;
+		task->simulated[i] = b->alive && b->type != cnBody_static && b->awake;
+	}
+}
+
 static bool cnStepImpulse( cnWorld* world, double timeStep )
 {
-	// gather the simulated bodies: awake dynamic and kinematic ones
+	// the simulated bodies, numbered in body order; the others map to the dummy entry (count)
+	int worldCount = world->bodyCount > 0 ? world->bodyCount : 1;
+	bool* simulated = cnArena_Alloc( &world->arena, (size_t)worldCount * sizeof( bool ) );
+	cnParallelFor( world, world->bodyCount, 256, cnMarkSimulatedTaskFn, &(cnMarkTask){ world, simulated } );
 	int count = 0;
-	int* solverIndexOf = cnArena_Alloc( &world->arena, (size_t)( world->bodyCount > 0 ? world->bodyCount : 1 ) * sizeof( int ) );
+	int* solverIndexOf = cnArena_Alloc( &world->arena, (size_t)worldCount * sizeof( int ) );
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
-		cnBody* b = world->bodies + i;
-		solverIndexOf[i] = -1;
-		// a dead body's solverIndex links the free list (body.c)
-		if ( b->alive == false )
-		{
-			continue;
-		}
-		b->solverIndex = -1;
-		if ( b->type != cnBody_static && b->awake )
-		{
-			b->solverIndex = count++;
-			solverIndexOf[i] = b->solverIndex;
-		}
+		solverIndexOf[i] = simulated[i] ? count++ : -1;
 	}
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
@@ -162,10 +180,12 @@ static bool cnStepImpulse( cnWorld* world, double timeStep )
 	context.inv_h = 1.0 / h;
 	context.states = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodyState ) );
 	context.sims = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( cnBodySim ) );
+	context.takesImpulses = cnArena_Alloc( &world->arena, (size_t)( count + 1 ) * sizeof( bool ) );
 	cnParallelFor( world, world->bodyCount, CN_BODIES_PER_TASK, cnGatherTaskFn, &context );
 	// the dummy entry stands for every static or sleeping body: at rest, infinite mass
 	context.states[count] = (cnBodyState){ cnVec3_zero, cnVec3_zero, cnVec3_zero, cnQuat_identity };
 	context.sims[count] = (cnBodySim){ .invMass = 0.0, .invI = cnMat3_zero, .body = -1, .dynamic = false };
+	context.takesImpulses[count] = false;
 
 	// contact stiffness is capped at a quarter of the sub-step rate so the soft constraint stays stable
 	double hertz = settings->contactHertz < 0.25 * context.inv_h ? settings->contactHertz : 0.25 * context.inv_h;

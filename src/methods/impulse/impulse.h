@@ -161,6 +161,9 @@ typedef struct cnStepContext
 	// bodyCount + 1 entries: the last is a dummy for static and sleeping bodies (never written)
 	cnBodyState* states;
 	cnBodySim* sims;
+	// sims[i].dynamic in a byte per body: the colouring reads it for both bodies of every constraint,
+	// and the sims' 136-byte stride made it a cache miss each (a quarter of the colouring's time)
+	bool* takesImpulses;
 	// per world body: its solver index, or the dummy entry (bodyCount) when it is not simulated (the
 	// contact listing reads these instead of the bodies' cold records)
 	int* solverIndexOf;
