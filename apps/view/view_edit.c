@@ -149,7 +149,8 @@ static enum MHD_Result cliViewEdit_Error( struct MHD_Connection* connection, uns
 	return cliViewEdit_Json( connection, status, &text );
 }
 
-// {"syncPoints": [...], "cutFrame": f or -1, "cuts": n}
+// {"syncPoints": [...], "cutFrame": f or -1, "cuts": n, "bodyCount": n, "bodySet": v,
+//  "snapshotFailures": n, "snapshotError": "..." (the last failure's reason, "" when none)}
 static enum MHD_Result cliViewEdit_SyncList( cliViewSource* source, struct MHD_Connection* connection )
 {
 	cliViewText text = { 0 };
@@ -159,9 +160,12 @@ static enum MHD_Result cliViewEdit_SyncList( cliViewSource* source, struct MHD_C
 	{
 		cliViewText_Printf( &text, "%s%d", i > 0 ? "," : "", source->history.syncPoints[i] );
 	}
-	cliViewText_Printf( &text, "],\"cutFrame\":%d,\"cuts\":%d,\"bodyCount\":%d,\"bodySet\":%d}\n",
+	cliViewText_Printf( &text, "],\"cutFrame\":%d,\"cuts\":%d,\"bodyCount\":%d,\"bodySet\":%d,\"snapshotFailures\":%d,",
 						source->history.cutFrame, source->history.cutCount, ( source->stride - 1 ) / 7,
-						source->bodySetVersion );
+						source->bodySetVersion, source->history.snapshotFailures );
+	cliViewText_Puts( &text, "\"snapshotError\":" );
+	cliViewText_String( &text, source->history.snapshotError );
+	cliViewText_Puts( &text, "}\n" );
 	pthread_mutex_unlock( &source->lock );
 	return cliViewEdit_Json( connection, MHD_HTTP_OK, &text );
 }

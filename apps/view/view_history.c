@@ -2,6 +2,7 @@
 // Snapshots and sync points of a simulated scene (view_history.h).
 #include "view_history.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,14 @@ static void cliViewHistory_Thin( cliViewHistory* history )
 	history->every *= 2;
 }
 
+// Counts a snapshot that could not be taken, with its reason.
+static bool cliViewHistory_Failed( cliViewHistory* history, int frame, const char* reason )
+{
+	history->snapshotFailures += 1;
+	snprintf( history->snapshotError, sizeof( history->snapshotError ), "no snapshot at frame %d: %s", frame, reason );
+	return false;
+}
+
 bool cliViewHistory_OnFrame( cliViewHistory* history, const cnWorld* world, int frame )
 {
 	if ( frame != history->runStart && ( frame % history->every ) != 0 )
@@ -68,7 +77,7 @@ bool cliViewHistory_OnFrame( cliViewHistory* history, const cnWorld* world, int 
 		cliViewSnapshot* grown = realloc( history->snapshots, (size_t)capacity * sizeof( cliViewSnapshot ) );
 		if ( grown == NULL )
 		{
-			return false;
+			return cliViewHistory_Failed( history, frame, "out of memory for the snapshot list" );
 		}
 		history->snapshots = grown;
 		history->snapshotCapacity = capacity;
@@ -76,7 +85,7 @@ bool cliViewHistory_OnFrame( cliViewHistory* history, const cnWorld* world, int 
 	cliViewSnapshot s = { frame, NULL, 0 };
 	if ( cnWorld_Save( world, &s.data, &s.size ) == false )
 	{
-		return false;
+		return cliViewHistory_Failed( history, frame, cnGetError() );
 	}
 	history->snapshots[history->snapshotCount++] = s;
 	history->snapshotBytes += s.size;

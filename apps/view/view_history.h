@@ -43,6 +43,10 @@ typedef struct cliViewHistory
 	/// the frame of the last cut (-1: none) and how many cuts were made
 	int cutFrame;
 	int cutCount;
+	/// snapshots that could not be taken (out of memory), and why the last one failed: a cut near
+	/// such a frame starts from an earlier snapshot (slower, the same result); the viewer reports them
+	int snapshotFailures;
+	char snapshotError[256];
 	/// the cuts of the running history, by frame: each one's edits as JSON text, to replay it
 	int* cutFrames;
 	char** cutEdits;
@@ -56,7 +60,8 @@ void cliViewHistory_Init( cliViewHistory* history );
 void cliViewHistory_Free( cliViewHistory* history );
 
 /// Called as frame `frame` is written: snapshots the world when the frame is due one. False only
-/// when memory ran out (the run goes on; cuts then start further back).
+/// when the snapshot could not be taken (memory ran out): the failure is counted in snapshotFailures
+/// with its reason in snapshotError, the run goes on, and cuts then start further back.
 bool cliViewHistory_OnFrame( cliViewHistory* history, const cnWorld* world, int frame );
 
 /// The latest snapshot at or before frame, NULL when none.

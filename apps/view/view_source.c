@@ -83,6 +83,17 @@ static bool cliViewSource_AddContacts( cliViewSource* source, int manifoldCount 
 }
 
 // Appends the world's frame to the cache: the frame writer of the scene's run.
+// Snapshots the world at a frame that is due one (the source's lock held). A snapshot that cannot be
+// taken is counted in the history (GET /api/sync reports it) and said once on the console; the run
+// goes on, and a cut near that frame starts from an earlier snapshot.
+static void cliViewSource_Snapshot( cliViewSource* source, const cnWorld* world, int frame )
+{
+	if ( cliViewHistory_OnFrame( &source->history, world, frame ) == false && source->history.snapshotFailures == 1 )
+	{
+		fprintf( stderr, "cairn view: %s (cuts near it start from an earlier frame)\n", source->history.snapshotError );
+	}
+}
+
 static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const cnFrame* frame )
 {
 	(void)frame;
@@ -219,7 +230,7 @@ static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const
 			b[14] = about.z;
 		}
 		// a snapshot every few frames, so a cut can make any frame's world again
-		cliViewHistory_OnFrame( &source->history, world, source->frameCount );
+		cliViewSource_Snapshot( source, world, source->frameCount );
 		source->frameCount += 1;
 	}
 	pthread_mutex_unlock( &source->lock );
@@ -430,7 +441,7 @@ bool cliViewSource_Restart( cliViewSource* source, cnWorld* world, int frame, cn
 	// its first frame: a request right after the cut (GET /api/save/scene makes the world at the
 	// run's start from it) found the snapshot before the cut and answered with the unedited world
 	// (view_history failed so under load). Should it fail, the run takes it at its first frame.
-	cliViewHistory_OnFrame( &source->history, world, frame );
+	cliViewSource_Snapshot( source, world, frame );
 	pthread_mutex_unlock( &source->lock );
 	return cliViewSource_Start( source ) && set;
 }
