@@ -4,7 +4,8 @@
 # reasonable time, of every FOSSSim reference scene in its own method, and the bytes of the CSV and
 # recording of the small scenes, as recorded before the house redesign (issue 8). A change of any of
 # them is a change of behaviour: a bug of a refactoring, or a physics change that must say so and
-# regenerate the file on purpose.
+# regenerate the file on purpose. The impulse method's hashes are checked again on 2 workers (its
+# solve, and the stages around it, run on the workers and must give the same bits).
 #
 # usage: cli_golden.sh CAIRN SOURCE_DIR WORK_DIR
 # tests/data/golden.txt has one line per output: CLASS KIND METHOD PATH EXPECTED
@@ -23,12 +24,12 @@ mkdir -p "$T"
 REFERENCE=${CAIRN_REFERENCE_DIR:-$SOURCE_DIR/../shared/reference}
 GOLDEN=$SOURCE_DIR/tests/data/golden.txt
 
-# runs one entry; prints the observed value (or "error: ..." on failure)
+# runs one entry (on WORKERS workers, default 1); prints the observed value (or "error: ..." on failure)
 observe() {
-	local kind=$1 method=$2 path=$3
+	local kind=$1 method=$2 path=$3 workers=${4:-1}
 	case $kind in
 	hash)
-		"$CAIRN" run "$path" --method "$method" --hash --quiet >"$T/out" 2>"$T/err" &&
+		"$CAIRN" run "$path" --method "$method" --workers "$workers" --hash --quiet >"$T/out" 2>"$T/err" &&
 			grep '^hash ' "$T/out" | sed 's/^hash //' || echo "error: $(head -c 300 "$T/err")"
 		;;
 	csv | record)
@@ -100,6 +101,10 @@ while read -r class kind method path expected; do
 	fi
 	value=$(observe "$kind" "$method" "$file")
 	check "$kind of $path with $method is $expected (got $value)" test "$value" = "$expected"
+	if [ "$kind" = hash ] && [ "$method" = impulse ]; then
+		value=$(observe "$kind" "$method" "$file" 2)
+		check "$kind of $path with $method on 2 workers is $expected (got $value)" test "$value" = "$expected"
+	fi
 done <"$GOLDEN"
 cli_summary golden || exit 1
 if [ $skipped_reference -gt 0 ]; then
