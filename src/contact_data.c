@@ -100,9 +100,9 @@ static int cnReadContactData( const cnWorld* world, cnContactFilter f, cnContact
 
 static bool cnWorldIsValid( const cnWorld* world )
 {
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+		return false;
 	}
 	return true;
 }

@@ -247,9 +247,8 @@ void cnCollectHitEvents( cnWorld* world, double timeStep )
 cnContactEvents cnWorld_GetContactEvents( const cnWorld* world )
 {
 	cnContactEvents events = { 0 };
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
 		return events;
 	}
 	const cnContactEventBuffer* e = &world->events;
@@ -266,9 +265,9 @@ cnContactEvents cnWorld_GetContactEvents( const cnWorld* world )
 
 bool cnWorld_SetHitEventThreshold( cnWorld* world, double threshold )
 {
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+		return false;
 	}
 	if ( !isfinite( threshold ) || threshold < 0.0 )
 	{

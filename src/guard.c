@@ -55,9 +55,9 @@ bool cnInstabilityAction_FromName( const char* name, cnInstabilityAction* action
 
 bool cnWorld_SetInstabilityAction( cnWorld* world, cnInstabilityAction action )
 {
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+		return false;
 	}
 	if ( (int)action < 0 || action >= cnInstability_count )
 	{

@@ -23,9 +23,9 @@
 
 static bool cnCheckQueryWorld( const cnWorld* world )
 {
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+		return false;
 	}
 	return true;
 }

@@ -14,9 +14,9 @@
 
 bool cnWorld_Step( cnWorld* world, double timeStep )
 {
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+		return false;
 	}
 	if ( !isfinite( timeStep ) || timeStep < 0.0 )
 	{

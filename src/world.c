@@ -11,6 +11,15 @@
 #include <string.h>
 
 // Checks a world def; NULL when valid, else the reason.
+bool cnRequireWorld( const cnWorld* world )
+{
+	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	{
+		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+	}
+	return true;
+}
+
 static const char* cnCheckWorldDef( const cnWorldDef* def )
 {
 	if ( def == NULL )
@@ -246,9 +255,9 @@ cnVec3 cnWorld_GetGravity( const cnWorld* world )
 
 bool cnWorld_SetContactRecycleDistance( cnWorld* world, double distance )
 {
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+		return false;
 	}
 	if ( !( distance >= 0.0 ) || !isfinite( distance ) )
 	{

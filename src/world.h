@@ -106,6 +106,10 @@ struct cnWorld
 
 #define CN_WORLD_MAGIC 0x4361726eu
 
+/// Whether world is a live world (not NULL, not destroyed): the public entry points' first check.
+/// False with cnError_invalidArgument set ("world is NULL or destroyed") when it is not.
+bool cnRequireWorld( const cnWorld* world );
+
 /// Removes the out-of-plane motion of a planar world: v.z = 0, w.x = w.y = 0.
 static inline void cnProjectPlanar( const cnWorld* world, cnVec3* v, cnVec3* w )
 {

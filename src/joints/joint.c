@@ -192,9 +192,8 @@ cnJoint* cnCreateJointBase( cnWorld* world, const cnJointDef* def, cnJointType t
 							cnVec3 axisX, cnVec3 axisY, cnJointId* id )
 {
 	*id = cnJointId_null;
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
 		return NULL;
 	}
 	const char* typeName = cnJointType_GetName( type );

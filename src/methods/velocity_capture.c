@@ -111,9 +111,9 @@ void cnContactSystem_Free( cnContactSystem* dump )
 
 bool cnWorld_CaptureContactSystem( cnWorld* world, cnContactSystem* system )
 {
-	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
+	if ( cnRequireWorld( world ) == false )
 	{
-		return cnSetError( cnError_invalidArgument, "world is NULL or destroyed" );
+		return false;
 	}
 	if ( system != NULL && ( world->module->flags & cnMethodFlag_velocityLevel ) == 0 )
 	{
