@@ -73,18 +73,7 @@ static inline cnW cnLaneCounts( const cnWideGroup* g )
 				  _mm256_cvtepi32_pd( _mm_loadu_si128( (const __m128i*)( g->pointCount + 4 ) ) ) };
 }
 
-// the lanes whose constraint has a point j
-static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
-{
-	return cnW_gt( cnLaneCounts( g ), cnW_splat( (double)j ) );
-}
-
-#define CN_LD( array ) cnW_load( array )
-#define CN_ST( array, value ) cnW_store( array, value )
-#define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
-#define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
-#define CN_SKIP( g, j, lane ) false
-#define CN_COUNT( g, lane ) cnLaneCounts( g )
+// a wide path: the kernel's loads, stores and point loops over whole groups (contact_kernel.h)
 #define CN_WIDE_LANES
 
 #include "methods/impulse/contact_kernel.h"

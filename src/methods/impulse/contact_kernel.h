@@ -11,8 +11,26 @@
 //                                 CN_SKIP(g, j, lane) true where a one-lane path has no point j;
 //                                 CN_COUNT(g, lane) the lanes' point counts as doubles
 //   cnGather(states, g, lane, A, B) and cnScatter(states, g, lane, A, B)
+// A wide path (SSE2, AVX2, AVX-512: a whole group of CN_LANES at once) defines only CN_WIDE_LANES,
+// cnW_load, cnW_store and cnLaneCounts (each lane's point count as a cnW), and cnLoadBodies and
+// cnStoreBodies after the include; the rest is defined here.
 // Every path performs the same operations in the same order on each lane, so they agree to the bit.
 #pragma once
+
+#if defined( CN_WIDE_LANES )
+// the lanes whose constraint has a point j
+static inline cnM cnActiveLanes( const cnWideGroup* g, int j )
+{
+	return cnW_gt( cnLaneCounts( g ), cnW_splat( (double)j ) );
+}
+
+#define CN_LD( array ) cnW_load( array )
+#define CN_ST( array, value ) cnW_store( array, value )
+#define CN_POINTS( g, lane ) ( ( g )->maxPointCount )
+#define CN_ACTIVE( g, j, lane ) cnActiveLanes( g, j )
+#define CN_SKIP( g, j, lane ) false
+#define CN_COUNT( g, lane ) cnLaneCounts( g )
+#endif
 
 typedef struct cnV3W
 {
