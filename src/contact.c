@@ -471,6 +471,9 @@ enum
 	cnCollide_changed = 1,
 	// collided, nothing changed: done, counted in the worker's totals
 	cnCollide_done = 2,
+	// both bodies asleep (or static): kept as it is and counted in the worker's asleep totals, unless
+	// the serial pass wakes one of its bodies first (then it is uncounted and collided there)
+	cnCollide_asleep = 3,
 };
 
 typedef struct cnCollideTask
@@ -487,13 +490,16 @@ typedef struct cnCollideTask
 	int touching[CN_MAX_WORKERS];
 	int points[CN_MAX_WORKERS];
 	int recycled[CN_MAX_WORKERS];
+	// per worker: touching manifolds and points of the contacts left asleep
+	int asleepTouching[CN_MAX_WORKERS];
+	int asleepPoints[CN_MAX_WORKERS];
 } cnCollideTask;
 
 static void cnCollideRange( int start, int end, int workerIndex, void* context )
 {
 	cnCollideTask* t = context;
 	const cnWorld* world = t->world;
-	int touching = 0, points = 0, recycled = 0;
+	int touching = 0, points = 0, recycled = 0, asleepTouching = 0, asleepPoints = 0;
 	for ( int i = start; i < end; ++i )
 	{
 		cnContact* c = t->contacts + i;
@@ -507,7 +513,21 @@ static void cnCollideRange( int start, int end, int workerIndex, void* context )
 		}
 		const cnBody* ba = world->bodies + c->bodyA;
 		const cnBody* bb = world->bodies + c->bodyB;
-		if ( ( ba->awake == false && bb->awake == false ) || cnFatBoxesOverlap( world, c ) == false )
+		if ( ba->awake == false && bb->awake == false )
+		{
+			// the manifold is still valid (nothing moved); the serial pass reads this contact again only
+			// if it wakes a body first (in a settled pile most contacts are asleep, and reading each
+			// there was a cache miss on a serial path)
+			c->approach.speed = 0.0;
+			if ( c->flags & cnContact_touching )
+			{
+				asleepTouching += c->manifoldCount;
+				asleepPoints += cnContactPointCount( c );
+			}
+			t->state[i] = cnCollide_asleep;
+			continue;
+		}
+		if ( cnFatBoxesOverlap( world, c ) == false )
 		{
 			t->state[i] = cnCollide_pending;
 			continue;
@@ -540,6 +560,8 @@ static void cnCollideRange( int start, int end, int workerIndex, void* context )
 	t->touching[workerIndex] += touching;
 	t->points[workerIndex] += points;
 	t->recycled[workerIndex] += recycled;
+	t->asleepTouching[workerIndex] += asleepTouching;
+	t->asleepPoints[workerIndex] += asleepPoints;
 }
 
 // Contacts collided per range of the parallel pass: enough that a range outweighs waking a worker.
@@ -564,19 +586,21 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 	int recycled = 0;
 	for ( int w = 0; w < CN_MAX_WORKERS; ++w )
 	{
-		touching += task->touching[w];
-		points += task->points[w];
+		touching += task->touching[w] + task->asleepTouching[w];
+		points += task->points[w] + task->asleepPoints[w];
 		recycled += task->recycled[w];
 	}
 
 	// Then, serially in contact order, what changes shared state: contacts that separated go, touch
 	// begins and ends become events, touching bodies wake sleeping ones. A contact between two bodies
 	// that were asleep when the parallel pass ran but that an earlier contact of this pass woke is
-	// collided here, as a serial loop would have: the result is the same for any worker count.
+	// collided here, as a serial loop would have: the result is the same for any worker count. Until
+	// this pass wakes a body, the contacts that were asleep at the parallel pass still are.
+	bool woke = false;
 	int i = 0;
 	while ( i < world->contactCount )
 	{
-		if ( state[i] == cnCollide_done )
+		if ( state[i] == cnCollide_done || ( state[i] == cnCollide_asleep && woke == false ) )
 		{
 			i += 1;
 			continue;
@@ -588,13 +612,24 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 		{
 			// both asleep or static: the manifold is still valid (no events: nothing moved)
 			c->approach.speed = 0.0;
-			if ( c->flags & cnContact_touching )
+			if ( ( c->flags & cnContact_touching ) && state[i] != cnCollide_asleep )
 			{
 				touching += c->manifoldCount;
 				points += cnContactPointCount( c );
 			}
 			i += 1;
 			continue;
+		}
+		if ( state[i] == cnCollide_asleep )
+		{
+			// asleep at the parallel pass and woken since by this one: not counted after all, and
+			// collided now
+			if ( c->flags & cnContact_touching )
+			{
+				touching -= c->manifoldCount;
+				points -= cnContactPointCount( c );
+			}
+			state[i] = cnCollide_pending;
 		}
 
 		if ( state[i] == cnCollide_pending )
@@ -626,10 +661,12 @@ void cnCollideContacts( cnWorld* world, double timeStep )
 			if ( ba->awake == false && ba->type == cnBody_dynamic )
 			{
 				cnWakeBody( world, ba );
+				woke = true;
 			}
 			else if ( bb->awake == false && bb->type == cnBody_dynamic )
 			{
 				cnWakeBody( world, bb );
+				woke = true;
 			}
 		}
 		else

@@ -203,12 +203,17 @@ void cnPrepareContacts( cnStepContext* context )
 	// contact's count in parallel (a cache miss per contact), then their running sum
 	int* first = cnArena_Alloc( &world->arena, (size_t)( world->contactCount > 0 ? world->contactCount : 1 ) * sizeof( int ) );
 	cnParallelFor( world, world->contactCount, 256, cnCountConstraintsFn, &(cnCountTask){ context, first } );
+	// (without branches: whether a contact is solved follows no pattern, and the mispredicted branch
+	// made this serial loop 0.8 % of the falling pile's step at two workers)
 	int n = 0;
-	for ( int i = 0; i < world->contactCount; ++i )
+	int contactCount = world->contactCount;
+	for ( int i = 0; i < contactCount; ++i )
 	{
 		int count = first[i];
-		first[i] = count >= 0 ? n : -1;
-		n += count >= 0 ? count : 0;
+		// all ones when the contact is not solved (count -1), else zero
+		int skip = -( count < 0 );
+		first[i] = ( n & ~skip ) | skip;
+		n += count & ~skip;
 	}
 
 	// the records are written only for the kept constraints (cnBuildContactGraph prepares the others
