@@ -158,6 +158,52 @@ static void cnLinkContactsRange( int start, int end, int workerIndex, void* cont
 
 // Contacts per range of the contact pass.
 #define CN_LINK_MIN_RANGE 128
+// Bodies per range of the body pass.
+#define CN_SLEEP_BODY_MIN_RANGE 256
+
+// What the serial part of the sleep stage needs of each body, read from the body records on the
+// workers (a cache miss per body on one thread was the stage's main serial cost in a falling pile).
+typedef struct cnSleepTask
+{
+	cnWorld* world;
+	const cnLinkTask* link;
+	int* parent;
+	bool* held;
+	// alive, dynamic and awake: the bodies that form islands
+	bool* member;
+	// the body's sleep time (0 when it may not sleep)
+	double* sleepTime;
+} cnSleepTask;
+
+// Bodies [start, end): the links into plain arrays, and a pushed body's sleep timer reset.
+static void cnUnlinkBodiesRange( int start, int end, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	const cnSleepTask* t = context;
+	for ( int i = start; i < end; ++i )
+	{
+		t->parent[i] = atomic_load_explicit( t->link->parent + i, memory_order_relaxed );
+		t->held[i] = atomic_load_explicit( t->link->held + i, memory_order_relaxed );
+		if ( atomic_load_explicit( t->link->pushed + i, memory_order_relaxed ) )
+		{
+			t->world->bodies[i].sleepTime = 0.0;
+		}
+	}
+}
+
+// Bodies [start, end): what the islands need of each (after the joints, which may wake bodies and
+// reset sleep timers).
+static void cnSleepBodiesRange( int start, int end, int workerIndex, void* context )
+{
+	(void)workerIndex;
+	const cnSleepTask* t = context;
+	for ( int i = start; i < end; ++i )
+	{
+		const cnBody* b = t->world->bodies + i;
+		t->member[i] = b->alive && b->type == cnBody_dynamic && b->awake;
+		t->sleepTime[i] = b->enableSleep ? b->sleepTime : 0.0;
+	}
+}
 
 void cnUpdateSleep( cnWorld* world, double timeStep )
 {
@@ -180,21 +226,19 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 	}
 	cnParallelFor( world, world->contactCount, CN_LINK_MIN_RANGE, cnLinkContactsRange, &link );
 
-	// back to plain arrays for the serial rest (the workers have finished)
-	int* parent = cnArena_Alloc( &world->arena, slots * sizeof( int ) );
-	bool* held = cnArena_Alloc( &world->arena, slots * sizeof( bool ) );
-	for ( int i = 0; i < n; ++i )
-	{
-		parent[i] = atomic_load_explicit( link.parent + i, memory_order_relaxed );
-		held[i] = atomic_load_explicit( link.held + i, memory_order_relaxed );
-		if ( atomic_load_explicit( link.pushed + i, memory_order_relaxed ) )
-		{
-			world->bodies[i].sleepTime = 0.0;
-		}
-	}
+	// back to plain arrays for the serial rest (the workers have finished), with what it reads of
+	// each body
+	cnSleepTask task = { world, &link, cnArena_Alloc( &world->arena, slots * sizeof( int ) ),
+						 cnArena_Alloc( &world->arena, slots * sizeof( bool ) ),
+						 cnArena_Alloc( &world->arena, slots * sizeof( bool ) ),
+						 cnArena_Alloc( &world->arena, slots * sizeof( double ) ) };
+	cnParallelFor( world, n, CN_SLEEP_BODY_MIN_RANGE, cnUnlinkBodiesRange, &task );
+	int* parent = task.parent;
+	bool* held = task.held;
 
 	// joints link their bodies into one island; a joint to the world or a static body holds its body
 	cnLinkJointIslands( world, parent, held );
+	cnParallelFor( world, n, CN_SLEEP_BODY_MIN_RANGE, cnSleepBodiesRange, &task );
 
 	// the smallest sleep time of each island, kept at its root
 	double* minSleep = cnArena_Alloc( &world->arena, (size_t)( n > 0 ? n : 1 ) * sizeof( double ) );
@@ -209,8 +253,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 	int islandCount = 0;
 	for ( int i = 0; i < n; ++i )
 	{
-		const cnBody* b = world->bodies + i;
-		if ( b->alive == false || b->type != cnBody_dynamic || b->awake == false )
+		if ( task.member[i] == false )
 		{
 			continue;
 		}
@@ -220,7 +263,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 			islandCount += 1;
 		}
 		islandSize[root] += 1;
-		double t = b->enableSleep ? b->sleepTime : 0.0;
+		double t = task.sleepTime[i];
 		minSleep[root] = t < minSleep[root] ? t : minSleep[root];
 		heldIsland[root] = heldIsland[root] || held[i];
 	}
@@ -233,8 +276,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 		int* islandOf = islandSize; // reuse: root -> sleeping island index
 		for ( int i = 0; i < n; ++i )
 		{
-			cnBody* b = world->bodies + i;
-			if ( b->alive == false || b->type != cnBody_dynamic || b->awake == false )
+			if ( task.member[i] == false )
 			{
 				continue;
 			}
@@ -243,6 +285,7 @@ void cnUpdateSleep( cnWorld* world, double timeStep )
 			{
 				continue;
 			}
+			cnBody* b = world->bodies + i;
 			if ( root == i )
 			{
 				// the root is the first body of its island in index order: allocate here
