@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The contact kernel of the impulse method, written once over a lane type and compiled by each path:
-// contact_scalar.c (one lane, double), contact_sse2.c and contact_avx2.c (eight lanes). Included
-// after the path defines:
+// contact_scalar.c (one lane, double), contact_sse2.c, contact_avx2.c and contact_avx512.c (eight
+// lanes). Included after the path defines:
 //   cnW, cnM                      a value per lane and a mask per lane
 //   cnW_add sub mul div max min sqrt  lane-wise IEEE operations (max(a, b) is a > b ? a : b,
 //                                 min(a, b) is a < b ? a : b)

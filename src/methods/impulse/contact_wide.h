@@ -13,7 +13,8 @@
 
 /// Lanes per group of constraints: two AVX2 registers of four doubles, so the kernel has two
 /// independent chains of dependent operations in flight (with one register it waited on their
-/// latency: 8 lanes took the pyramid's solve from 13.0 to 11.7 ms/step, the same bits).
+/// latency: 8 lanes took the pyramid's solve from 13.0 to 11.7 ms/step, the same bits); one AVX-512
+/// register of eight (there a second register's chain gained nothing: docs/benchmarks.md).
 #define CN_LANES 8
 
 /// Colours of the constraint graph; a constraint that finds none free goes to the overflow set,
