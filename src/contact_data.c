@@ -98,18 +98,9 @@ static int cnReadContactData( const cnWorld* world, cnContactFilter f, cnContact
 	return count;
 }
 
-static bool cnWorldIsValid( const cnWorld* world )
-{
-	if ( cnRequireWorld( world ) == false )
-	{
-		return false;
-	}
-	return true;
-}
-
 int cnWorld_GetContactData( const cnWorld* world, cnContactData* data, int capacity )
 {
-	if ( cnWorldIsValid( world ) == false )
+	if ( cnRequireWorld( world ) == false )
 	{
 		return -1;
 	}
@@ -118,7 +109,7 @@ int cnWorld_GetContactData( const cnWorld* world, cnContactData* data, int capac
 
 int cnBody_GetContactData( const cnWorld* world, cnBodyId id, cnContactData* data, int capacity )
 {
-	if ( cnWorldIsValid( world ) == false || cnGetBody( world, id ) == NULL )
+	if ( cnRequireWorld( world ) == false || cnGetBody( world, id ) == NULL )
 	{
 		return -1;
 	}
@@ -127,7 +118,7 @@ int cnBody_GetContactData( const cnWorld* world, cnBodyId id, cnContactData* dat
 
 int cnShape_GetContactData( const cnWorld* world, cnShapeId id, cnContactData* data, int capacity )
 {
-	if ( cnWorldIsValid( world ) == false || cnGetShape( world, id ) == NULL )
+	if ( cnRequireWorld( world ) == false || cnGetShape( world, id ) == NULL )
 	{
 		return -1;
 	}

@@ -103,7 +103,7 @@ typedef struct cnEnergyTally
 // serially in body order, so the sums are the same bits on any worker count.
 typedef struct cnBodyMeasure
 {
-	// static or dead: not measured
+	// static or dead: not measured (every other field zero)
 	bool skip;
 	// dynamic: its energy counts (kinetic, the gravitational term subtracted, its mass if awake)
 	bool counted;
@@ -412,8 +412,6 @@ typedef struct cnMeasureTask
 	bool save;
 	// measure the energy
 	bool energy;
-	// the step's end: check each body
-	bool check;
 	cnBodyMeasure* measures;
 } cnMeasureTask;
 
@@ -526,24 +524,26 @@ void cnGuardBeginStep( cnWorld* world, double timeStep )
 
 	// the energy the step starts from, and whether a user force or a moving kinematic body may add
 	// energy that the guard does not count
-	cnMeasureTask task = { world, save, energy, false, NULL };
+	cnMeasureTask task = { world, save, energy, NULL };
 	cnMeasureBodies( world, &task, cnMeasureStartRange );
-	if ( energy == false )
-	{
-		g->hasReference = false;
-		return;
-	}
+	// (this loop also measures each body, saving its start pose, when the arena had no memory for the
+	// measures)
 	cnEnergyTally t = { 0.0, 0.0, 0.0, -1.0, -1 };
 	bool source = false;
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{
 		cnBodyMeasure one;
 		const cnBodyMeasure* m = cnMeasureOf( &task, i, &one, cnMeasureStart );
-		if ( m->skip == false && m->counted )
+		if ( m->counted )
 		{
 			cnAddEnergy( m, i, &t );
 		}
-		source = source || ( m->skip == false && m->source );
+		source = source || m->source;
+	}
+	if ( energy == false )
+	{
+		g->hasReference = false;
+		return;
 	}
 	double total = t.kinetic + t.potential;
 	g->awakeMass = t.awakeMass;
@@ -579,7 +579,7 @@ bool cnGuardStep( cnWorld* world, double timeStep )
 	cnInstabilityKind kind = cnInstabilityKind_none;
 	double value = 0.0, bound = 0.0;
 	cnEnergyTally t = { 0.0, 0.0, 0.0, -1.0, -1 };
-	cnMeasureTask task = { world, false, energy, true, NULL };
+	cnMeasureTask task = { world, false, energy, NULL };
 	cnMeasureBodies( world, &task, cnMeasureEndRange );
 	for ( int i = 0; i < world->bodyCount; ++i )
 	{

@@ -21,14 +21,6 @@
 // ---------------------------------------------------------------------------------------------
 // input checks and shared helpers
 
-static bool cnCheckQueryWorld( const cnWorld* world )
-{
-	if ( cnRequireWorld( world ) == false )
-	{
-		return false;
-	}
-	return true;
-}
 
 static bool cnCheckTransform( cnTransform xf )
 {
@@ -181,7 +173,7 @@ static double cnRayQueryCallback( const cnTreeRayInput* input, int32_t proxyId, 
 bool cnWorld_CastRay( const cnWorld* world, cnVec3 origin, cnVec3 translation, cnQueryFilter filter,
 					  cnCastResultFcn* fcn, void* context )
 {
-	if ( cnCheckQueryWorld( world ) == false )
+	if ( cnRequireWorld( world ) == false )
 	{
 		return false;
 	}
@@ -396,7 +388,7 @@ bool cnWorld_CastShape( const cnWorld* world, const cnShapeProxy* proxy, cnTrans
 						cnQueryFilter filter, cnCastResultFcn* fcn, void* context )
 {
 	cnGeometry g;
-	if ( cnCheckQueryWorld( world ) == false || cnProxyGeometry( proxy, &g ) == false ||
+	if ( cnRequireWorld( world ) == false || cnProxyGeometry( proxy, &g ) == false ||
 		 cnCheckTransform( transform ) == false )
 	{
 		return false;
@@ -521,7 +513,7 @@ static void cnRunOverlap( cnOverlapQuery* q )
 bool cnWorld_OverlapAABB( const cnWorld* world, cnAABB box, cnQueryFilter filter, cnOverlapResultFcn* fcn,
 						  void* context )
 {
-	if ( cnCheckQueryWorld( world ) == false )
+	if ( cnRequireWorld( world ) == false )
 	{
 		return false;
 	}
@@ -545,7 +537,7 @@ bool cnWorld_OverlapShape( const cnWorld* world, const cnShapeProxy* proxy, cnTr
 						   cnQueryFilter filter, cnOverlapResultFcn* fcn, void* context )
 {
 	cnGeometry g;
-	if ( cnCheckQueryWorld( world ) == false || cnProxyGeometry( proxy, &g ) == false ||
+	if ( cnRequireWorld( world ) == false || cnProxyGeometry( proxy, &g ) == false ||
 		 cnCheckTransform( transform ) == false )
 	{
 		return false;

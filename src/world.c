@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Checks a world def; NULL when valid, else the reason.
 bool cnRequireWorld( const cnWorld* world )
 {
 	if ( world == NULL || world->magic != CN_WORLD_MAGIC )
@@ -20,6 +19,7 @@ bool cnRequireWorld( const cnWorld* world )
 	return true;
 }
 
+// Checks a world def; NULL when valid, else the reason.
 static const char* cnCheckWorldDef( const cnWorldDef* def )
 {
 	if ( def == NULL )

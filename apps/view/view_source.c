@@ -82,7 +82,6 @@ static bool cliViewSource_AddContacts( cliViewSource* source, int manifoldCount 
 	return true;
 }
 
-// Appends the world's frame to the cache: the frame writer of the scene's run.
 // Snapshots the world at a frame that is due one (the source's lock held). A snapshot that cannot be
 // taken is counted in the history (GET /api/sync reports it) and said once on the console; the run
 // goes on, and a cut near that frame starts from an earlier snapshot.
@@ -94,6 +93,7 @@ static void cliViewSource_Snapshot( cliViewSource* source, const cnWorld* world,
 	}
 }
 
+// Appends the world's frame to the cache: the frame writer of the scene's run.
 static bool cliViewSource_WriteFrame( void* context, const cnWorld* world, const cnFrame* frame )
 {
 	(void)frame;

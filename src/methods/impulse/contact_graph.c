@@ -21,29 +21,6 @@
 // the two alternating); 2 was no better.
 #define CN_GROUPS_PER_TASK 4
 
-int cnBestSimdPath( void )
-{
-#if defined( CAIRN_HAVE_AVX512 )
-	__builtin_cpu_init();
-	if ( __builtin_cpu_supports( "avx512f" ) )
-	{
-		return cnSimd_avx512;
-	}
-#endif
-#if defined( CAIRN_HAVE_AVX2 )
-	__builtin_cpu_init();
-	if ( __builtin_cpu_supports( "avx2" ) )
-	{
-		return cnSimd_avx2;
-	}
-#endif
-#if defined( __SSE2__ )
-	return cnSimd_sse2;
-#else
-	return cnSimd_scalar;
-#endif
-}
-
 bool cnSimdPathAvailable( int path )
 {
 	switch ( path )
@@ -64,10 +41,28 @@ bool cnSimdPathAvailable( int path )
 			return false;
 #endif
 		case cnSimd_avx512:
-			return cnBestSimdPath() == cnSimd_avx512;
+#if defined( CAIRN_HAVE_AVX512 )
+			__builtin_cpu_init();
+			return __builtin_cpu_supports( "avx512f" );
+#else
+			return false;
+#endif
 		default:
 			return false;
 	}
+}
+
+int cnBestSimdPath( void )
+{
+	const cnSimdPath bestFirst[] = { cnSimd_avx512, cnSimd_avx2, cnSimd_sse2 };
+	for ( int i = 0; i < (int)( sizeof( bestFirst ) / sizeof( bestFirst[0] ) ); ++i )
+	{
+		if ( cnSimdPathAvailable( bestFirst[i] ) )
+		{
+			return bestFirst[i];
+		}
+	}
+	return cnSimd_scalar;
 }
 
 _Static_assert( CN_COLOR_COUNT < 32, "a body's colours in use fit a 32-bit mask" );
