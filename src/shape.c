@@ -351,6 +351,7 @@ cnShapeId cnCreateShape( cnWorld* world, cnBodyId bodyId, const cnShapeDef* def 
 	s->fatAABB.lower = cnSub( s->fatAABB.lower, cnV3( margin, margin, margin ) );
 	s->fatAABB.upper = cnAdd( s->fatAABB.upper, cnV3( margin, margin, margin ) );
 	s->proxyKey = cnBroadPhase_CreateProxy( &world->broadPhase, s->fatAABB, index, body->type == cnBody_static );
+	world->internalFacesDirty |= body->type == cnBody_static;
 
 	cnChangeBodyMass( world, body, &mass );
 	if ( body->type != cnBody_static )
@@ -386,6 +387,7 @@ static bool cnComputeShapeBoxes( const cnBody* body, cnShape* s, cnVec3 sweep )
 
 void cnUpdateBodyShapes( cnWorld* world, cnBody* body, cnVec3 sweep )
 {
+	world->internalFacesDirty |= body->type == cnBody_static && body->firstShape >= 0;
 	for ( int i = body->firstShape; i >= 0; i = world->shapes[i].nextShape )
 	{
 		cnShape* s = world->shapes + i;
@@ -407,6 +409,7 @@ void cnComputeBodyShapeBoxes( cnWorld* world, const cnBody* body, cnVec3 sweep, 
 void cnFreeShape( cnWorld* world, int shapeIndex )
 {
 	cnShape* shape = world->shapes + shapeIndex;
+	world->internalFacesDirty |= world->bodies[shape->body].type == cnBody_static;
 	cnBroadPhase_DestroyProxy( &world->broadPhase, shape->proxyKey );
 	cnFreeGeometry( &shape->geom );
 	shape->alive = false;

@@ -1158,6 +1158,8 @@ static cnWorld* cnGetWorld( cnSnapReader* r )
 		int n = cnGetCount( r, "shapes", CN_SNAPSHOT_MAX_RECORDS, CN_MIN_SHAPE_BYTES );
 		world->liveShapeCount = cnGetI32( r );
 		world->freeShape = cnGetI32( r );
+		// the static boxes' internal faces are not saved: the first step finds them again
+		world->internalFacesDirty = true;
 		world->shapes = cnLoadAlloc( r, n, sizeof( cnShape ) );
 		if ( world->shapes != NULL )
 		{

@@ -9,6 +9,7 @@
 #include "finalize.h"
 #include "force.h"
 #include "guard.h"
+#include "internal_faces.h"
 #include "methods/method.h"
 #include "timer.h"
 
@@ -43,8 +44,10 @@ bool cnWorld_Step( cnWorld* world, double timeStep )
 	cnApplyUserForces( world );
 	s->forcesMs = cnLapMs( &mark );
 
-	// broad phase: new pairs from shapes whose fat boxes moved
+	// broad phase: new pairs from shapes whose fat boxes moved; the static boxes' internal faces
+	// when a static shape changed
 	cnUpdatePairs( world );
+	cnUpdateInternalFaces( world );
 	s->broadPhaseMs = cnLapMs( &mark );
 
 	// narrow phase: contact manifolds

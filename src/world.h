@@ -40,6 +40,9 @@ struct cnWorld
 	int shapeCapacity;
 	int shapeCount;
 	int liveShapeCount;
+	// a static shape was added, moved or removed since the internal faces of the static boxes were
+	// last found (internal_faces.c); also set by a snapshot's load
+	bool internalFacesDirty;
 	int freeShape;
 
 	cnContact* contacts;

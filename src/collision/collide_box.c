@@ -36,6 +36,10 @@
 #define CN_FALLBACK_KEY 0x1FFFFu
 #define CN_EDGE_ID ( 1u << 24 )
 
+// An axis is a ghost when its normal leans more than this (the sine of about 0.6 degrees) into an
+// internal face of either box (cnGeometry.internalFaces): a face that another static box covers.
+#define CN_INTERNAL_LEAN 0.01
+
 // (i + 1) % 3 and (i + 2) % 3 without the division
 static const int cnNext[3] = { 1, 2, 0 };
 static const int cnPrev[3] = { 2, 0, 1 };
@@ -191,6 +195,27 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 	return kept;
 }
 
+// True when the normal n (from A to B, in A's frame) leans into an internal face of A, or -n into
+// one of B's (whose axis k is column k of c). Such an axis separates the two boxes, but along a
+// seam between static boxes: a contact along it would push where the solid continues.
+static bool cnIsGhostAxis( const double n[3], uint8_t facesA, uint8_t facesB, double c[3][3] )
+{
+	for ( int f = 0; f < 6; ++f )
+	{
+		double side = ( f & 1 ) ? 1.0 : -1.0;
+		int k = f / 2;
+		if ( ( facesA & ( 1u << f ) ) != 0 && side * n[k] > CN_INTERNAL_LEAN )
+		{
+			return true;
+		}
+		if ( ( facesB & ( 1u << f ) ) != 0 && -side * ( n[0] * c[0][k] + n[1] * c[1][k] + n[2] * c[2][k] ) > CN_INTERNAL_LEAN )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
 void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
 					 cnManifold* m )
 {
@@ -212,76 +237,107 @@ void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, 
 		}
 	}
 
-	// face axes of A
-	double sepA = -DBL_MAX;
-	int axisA = 0;
-	for ( int i = 0; i < 3; ++i )
+	// With internal faces, axes that push along a seam are passed over when choosing (they still
+	// prove separation). A box buried in a block of static boxes may find every face axis so: then
+	// the choice is made again over all of them.
+	uint8_t facesA = a->internalFaces, facesB = b->internalFaces;
+	bool skipGhosts = ( facesA | facesB ) != 0;
+	double sepA, sepB, sepE, tB[3];
+	int axisA, axisB, edgeI, edgeK;
+	for ( ;; )
 	{
-		double rB = ac[i][0] * hB[0] + ac[i][1] * hB[1] + ac[i][2] * hB[2];
-		double s = fabs( t[i] ) - hA[i] - rB;
-		if ( s > maxDistance )
+		// face axes of A
+		sepA = -DBL_MAX;
+		axisA = 0;
+		for ( int i = 0; i < 3; ++i )
 		{
-			return;
-		}
-		if ( s > sepA )
-		{
-			sepA = s;
-			axisA = i;
-		}
-	}
-
-	// face axes of B
-	double sepB = -DBL_MAX;
-	int axisB = 0;
-	double tB[3];
-	for ( int k = 0; k < 3; ++k )
-	{
-		tB[k] = c[0][k] * t[0] + c[1][k] * t[1] + c[2][k] * t[2];
-		double rA = ac[0][k] * hA[0] + ac[1][k] * hA[1] + ac[2][k] * hA[2];
-		double s = fabs( tB[k] ) - rA - hB[k];
-		if ( s > maxDistance )
-		{
-			return;
-		}
-		if ( s > sepB )
-		{
-			sepB = s;
-			axisB = k;
-		}
-	}
-
-	// edge axes e_i x b_k, unnormalised: with i1, i2 (k1, k2) the other two axes,
-	// |e_i x b_k| = sqrt(c[i1][k]^2 + c[i2][k]^2), the centre projects to t[i2] c[i1][k] - t[i1] c[i2][k],
-	// A's radius is hA[i1] |c[i2][k]| + hA[i2] |c[i1][k]| and B's hB[k1] |c[i][k2]| + hB[k2] |c[i][k1]|
-	double sepE = -DBL_MAX;
-	int edgeI = -1, edgeK = -1;
-	for ( int i = 0; i < 3; ++i )
-	{
-		int i1 = cnNext[i], i2 = cnPrev[i];
-		for ( int k = 0; k < 3; ++k )
-		{
-			int k1 = cnNext[k], k2 = cnPrev[k];
-			double len2 = c[i1][k] * c[i1][k] + c[i2][k] * c[i2][k];
-			if ( len2 < CN_EDGE_PARALLEL_SIN * CN_EDGE_PARALLEL_SIN )
-			{
-				continue;
-			}
-			double len = sqrt( len2 );
-			double tl = t[i2] * c[i1][k] - t[i1] * c[i2][k];
-			double rA = hA[i1] * ac[i2][k] + hA[i2] * ac[i1][k];
-			double rB = hB[k1] * ac[i][k2] + hB[k2] * ac[i][k1];
-			double s = ( fabs( tl ) - rA - rB ) / len;
+			double rB = ac[i][0] * hB[0] + ac[i][1] * hB[1] + ac[i][2] * hB[2];
+			double s = fabs( t[i] ) - hA[i] - rB;
 			if ( s > maxDistance )
 			{
 				return;
 			}
-			if ( s > sepE )
+			double n[3] = { 0.0, 0.0, 0.0 };
+			n[i] = cnSign( t[i] );
+			if ( s > sepA && ( skipGhosts == false || cnIsGhostAxis( n, facesA, facesB, c ) == false ) )
 			{
-				sepE = s;
-				edgeI = i;
-				edgeK = k;
+				sepA = s;
+				axisA = i;
 			}
 		}
+
+		// face axes of B
+		sepB = -DBL_MAX;
+		axisB = 0;
+		for ( int k = 0; k < 3; ++k )
+		{
+			tB[k] = c[0][k] * t[0] + c[1][k] * t[1] + c[2][k] * t[2];
+			double rA = ac[0][k] * hA[0] + ac[1][k] * hA[1] + ac[2][k] * hA[2];
+			double s = fabs( tB[k] ) - rA - hB[k];
+			if ( s > maxDistance )
+			{
+				return;
+			}
+			double sk = cnSign( tB[k] );
+			double n[3] = { sk * c[0][k], sk * c[1][k], sk * c[2][k] };
+			if ( s > sepB && ( skipGhosts == false || cnIsGhostAxis( n, facesA, facesB, c ) == false ) )
+			{
+				sepB = s;
+				axisB = k;
+			}
+		}
+
+		// edge axes e_i x b_k, unnormalised: with i1, i2 (k1, k2) the other two axes,
+		// |e_i x b_k| = sqrt(c[i1][k]^2 + c[i2][k]^2), the centre projects to t[i2] c[i1][k] - t[i1] c[i2][k],
+		// A's radius is hA[i1] |c[i2][k]| + hA[i2] |c[i1][k]| and B's hB[k1] |c[i][k2]| + hB[k2] |c[i][k1]|
+		sepE = -DBL_MAX;
+		edgeI = -1;
+		edgeK = -1;
+		for ( int i = 0; i < 3; ++i )
+		{
+			int i1 = cnNext[i], i2 = cnPrev[i];
+			for ( int k = 0; k < 3; ++k )
+			{
+				int k1 = cnNext[k], k2 = cnPrev[k];
+				double len2 = c[i1][k] * c[i1][k] + c[i2][k] * c[i2][k];
+				if ( len2 < CN_EDGE_PARALLEL_SIN * CN_EDGE_PARALLEL_SIN )
+				{
+					continue;
+				}
+				double len = sqrt( len2 );
+				double tl = t[i2] * c[i1][k] - t[i1] * c[i2][k];
+				double rA = hA[i1] * ac[i2][k] + hA[i2] * ac[i1][k];
+				double rB = hB[k1] * ac[i][k2] + hB[k2] * ac[i][k1];
+				double s = ( fabs( tl ) - rA - rB ) / len;
+				if ( s > maxDistance )
+				{
+					return;
+				}
+				if ( s > sepE && skipGhosts )
+				{
+					// e_i x b_k has components (i1: -c[i2][k], i2: c[i1][k]), turned towards B
+					double sn = cnSign( tl ) / len;
+					double n[3] = { 0.0, 0.0, 0.0 };
+					n[i1] = -sn * c[i2][k];
+					n[i2] = sn * c[i1][k];
+					if ( cnIsGhostAxis( n, facesA, facesB, c ) )
+					{
+						continue;
+					}
+				}
+				if ( s > sepE )
+				{
+					sepE = s;
+					edgeI = i;
+					edgeK = k;
+				}
+			}
+		}
+		if ( skipGhosts == false || sepA > -DBL_MAX || sepB > -DBL_MAX )
+		{
+			break;
+		}
+		skipGhosts = false;
 	}
 
 	double size = hA[0];

@@ -34,6 +34,10 @@ typedef struct cnGeometry
 	const cnHull* hull;
 	const cnMesh* mesh;
 	const cnHeightfield* heightfield;
+	// static box: bit 2 axis + (1 on the positive side) set for each face that a coplanar face of
+	// another static box covers, so the face lies inside the solid the two make and no contact may
+	// push along it (internal_faces.c); 0 for every other shape
+	uint8_t internalFaces;
 } cnGeometry;
 
 /// Mass properties of a solid shape: mass, centre of mass and inertia about the centre of mass,
