@@ -36,7 +36,19 @@ static void cnCollideDispatch( const cnGeometry* a, cnTransform xfA, const cnGeo
 
 	if ( ta == cnShape_cylinder || tb == cnShape_cylinder || ta == cnShape_hull || tb == cnShape_hull )
 	{
-		// the general routine takes either order
+		// the general routine takes either order. A static box meets a cylinder or hull grown
+		// through its internal faces by the other's box diagonal, which bounds what it can span
+		cnGeometry grownA, grownB;
+		if ( ta == cnShape_box && a->internalFaces != 0 )
+		{
+			cnAABB box = cnComputeShapeAABB( b, xfB );
+			a = cnBoxThroughSeams( a, &xfA, cnLength( cnSub( box.upper, box.lower ) ) + maxDistance, &grownA );
+		}
+		if ( tb == cnShape_box && b->internalFaces != 0 )
+		{
+			cnAABB box = cnComputeShapeAABB( a, xfA );
+			b = cnBoxThroughSeams( b, &xfB, cnLength( cnSub( box.upper, box.lower ) ) + maxDistance, &grownB );
+		}
 		cnCollideConvex( a, xfA, b, xfB, maxDistance, manifold );
 		return;
 	}

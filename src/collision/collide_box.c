@@ -195,6 +195,27 @@ static int cnClipFaces( const double hR[3], const double hI[3], double rot[3][3]
 	return kept;
 }
 
+const cnGeometry* cnBoxThroughSeams( const cnGeometry* a, cnTransform* xfA, double reach, cnGeometry* grown )
+{
+	if ( a->internalFaces == 0 )
+	{
+		return a;
+	}
+	*grown = *a;
+	grown->internalFaces = 0;
+	double h[3] = { a->halfExtents.x, a->halfExtents.y, a->halfExtents.z }, offset[3];
+	for ( int k = 0; k < 3; ++k )
+	{
+		double lo = -h[k] - ( ( a->internalFaces >> ( 2 * k ) ) & 1u ? reach : 0.0 );
+		double hi = h[k] + ( ( a->internalFaces >> ( 2 * k + 1 ) ) & 1u ? reach : 0.0 );
+		offset[k] = 0.5 * ( lo + hi );
+		h[k] = 0.5 * ( hi - lo );
+	}
+	grown->halfExtents = cnV3( h[0], h[1], h[2] );
+	xfA->p = cnTransformPoint( *xfA, cnV3( offset[0], offset[1], offset[2] ) );
+	return grown;
+}
+
 // True when the normal n (from A to B, in A's frame) leans into an internal face of A, or -n into
 // one of B's (whose axis k is column k of c). Such an axis separates the two boxes, but along a
 // seam between static boxes: a contact along it would push where the solid continues.
@@ -214,6 +235,18 @@ static bool cnIsGhostAxis( const double n[3], uint8_t facesA, uint8_t facesB, do
 		}
 	}
 	return false;
+}
+
+bool cnLeansIntoInternalFace( const cnGeometry* box, cnQuat q, cnVec3 normal )
+{
+	if ( box->type != cnShape_box || box->internalFaces == 0 )
+	{
+		return false;
+	}
+	cnVec3 local = cnInvRotate( q, normal );
+	const double n[3] = { local.x, local.y, local.z };
+	double identity[3][3] = { { 1.0, 0.0, 0.0 }, { 0.0, 1.0, 0.0 }, { 0.0, 0.0, 1.0 } };
+	return cnIsGhostAxis( n, box->internalFaces, 0u, identity );
 }
 
 void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,

@@ -229,32 +229,6 @@ void cnCollideCapsules( const cnGeometry* a, cnTransform xfA, const cnGeometry* 
 	m->pointCount = 1;
 }
 
-// The box a round shape meets: a static box grown through its internal faces (internal_faces.c) by
-// reach, so that a sphere or capsule rolling or sliding over a seam between static boxes finds the
-// face it is on continue instead of the next box's edge. reach is what the round shape can span
-// (its length and the speculative distance), so the grown part lies under the neighbour that
-// covers the face, unless that neighbour is thinner than the round shape is long.
-static const cnGeometry* cnBoxThroughSeams( const cnGeometry* a, cnTransform* xfA, double reach, cnGeometry* grown )
-{
-	if ( a->internalFaces == 0 )
-	{
-		return a;
-	}
-	*grown = *a;
-	grown->internalFaces = 0;
-	double h[3] = { a->halfExtents.x, a->halfExtents.y, a->halfExtents.z }, offset[3];
-	for ( int k = 0; k < 3; ++k )
-	{
-		double lo = -h[k] - ( ( a->internalFaces >> ( 2 * k ) ) & 1u ? reach : 0.0 );
-		double hi = h[k] + ( ( a->internalFaces >> ( 2 * k + 1 ) ) & 1u ? reach : 0.0 );
-		offset[k] = 0.5 * ( lo + hi );
-		h[k] = 0.5 * ( hi - lo );
-	}
-	grown->halfExtents = cnV3( h[0], h[1], h[2] );
-	xfA->p = cnTransformPoint( *xfA, cnV3( offset[0], offset[1], offset[2] ) );
-	return grown;
-}
-
 void cnCollideBoxAndSphere( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
 							double maxDistance, cnManifold* m )
 {

@@ -123,6 +123,17 @@ void cnCollideBoxAndSphere( const cnGeometry* a, cnTransform xfA, const cnGeomet
 							double maxDistance, cnManifold* m );
 void cnCollideBoxAndCapsule( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
 							 double maxDistance, cnManifold* m );
+/// The box another shape meets: a static box grown through its internal faces (internal_faces.c) by
+/// reach, so that a shape rolling or sliding over a seam between static boxes finds the face it is
+/// on continue instead of the next box's edge. reach is what the other shape can span (its length
+/// and the speculative distance), so the grown part lies under the neighbour that covers the face,
+/// unless that neighbour is thinner than the other shape is long. Returns box itself when it has no
+/// internal face, else grown, with *xf moved to the grown box's centre. (Box against box skips
+/// the axes along internal faces instead: cnCollideBoxes.)
+const cnGeometry* cnBoxThroughSeams( const cnGeometry* box, cnTransform* xf, double reach, cnGeometry* grown );
+/// True when normal (world, pointing out of the box at q) leans into one of the box's internal
+/// faces: a contact or a hit along it would push where the static solid goes on.
+bool cnLeansIntoInternalFace( const cnGeometry* box, cnQuat q, cnVec3 normal );
 void cnCollideBoxes( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB, double maxDistance,
 					 cnManifold* m );
 /// plane (A) against any convex shape (B)

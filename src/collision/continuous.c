@@ -212,7 +212,10 @@ static void cnSweepAgainst( cnSweepQuery* q, const cnGeometry* other, cnTransfor
 {
 	cnVec3 normal = cnVec3_zero;
 	double t = cnTimeOfImpactOf( q, other, xfA, &normal );
-	if ( t >= q->fraction )
+	// a hit on a static box's internal face is on a seam inside the solid it makes with its
+	// neighbour, which the shape could reach only through the neighbour (a box sliding over a
+	// tiled floor meets the next tile's side as it crosses the seam)
+	if ( t >= q->fraction || cnLeansIntoInternalFace( other, xfA.q, normal ) )
 	{
 		return;
 	}
