@@ -17,8 +17,20 @@
 #include "shape.h"
 #include "world.h"
 
+#include <string.h>
+
 // Two faces are parallel when their normals differ by less than about 0.08 degrees.
 #define CN_FACE_PARALLEL_COS ( 1.0 - 1e-6 )
+
+// The most pieces of other boxes' faces kept per face, to find a face covered by several together.
+#define CN_MAX_FACE_PIECES 16
+
+// A part of another box's face lying on one of the query box's faces, in that face's coordinates:
+// u along its first in-face axis, v along its second.
+typedef struct cnFacePiece
+{
+	double u0, u1, v0, v1;
+} cnFacePiece;
 
 typedef struct cnFaceQuery
 {
@@ -30,6 +42,10 @@ typedef struct cnFaceQuery
 	// how far apart two faces may be and still be one (the gap or overlap of a seam)
 	double tolerance;
 	uint8_t faces;
+	// per face: pieces of other boxes' faces on it whose edges run along its own (pieceCount counts
+	// them all; past CN_MAX_FACE_PIECES the face is left an outside face, whatever the tree's order)
+	cnFacePiece pieces[6][CN_MAX_FACE_PIECES];
+	int pieceCount[6];
 } cnFaceQuery;
 
 static cnVec3 cnColumn( cnMat3 m, int k )
@@ -37,10 +53,12 @@ static cnVec3 cnColumn( cnMat3 m, int k )
 	return k == 0 ? m.cx : ( k == 1 ? m.cy : m.cz );
 }
 
-// True when box N (transform xfN, rotation rN, half extents hN) has a face coplanar with face
-// (axis i, side) of the query's box, facing it, that covers it: every corner of the query's face
-// lies within N's face (faces are convex, so the corners decide).
-static bool cnFaceCovered( const cnFaceQuery* q, int i, double side, cnTransform xfN, cnMat3 rN, const double hN[3] )
+// Box N (transform xfN, rotation rN, half extents hN) against face (axis i, side) of the query's
+// box: 0 when N has no face coplanar with it and facing it, 2 when that face covers it whole (every
+// corner of the query's face lies within N's face; faces are convex, so the corners decide), else
+// 1 with the part of N's face on it in *piece when their edges run along each other's.
+static int cnFaceCover( const cnFaceQuery* q, int i, double side, cnTransform xfN, cnMat3 rN, const double hN[3],
+						cnFacePiece* piece )
 {
 	cnVec3 n = cnMulSV( side, cnColumn( q->rotation, i ) );
 	for ( int k = 0; k < 3; ++k )
@@ -55,11 +73,12 @@ static bool cnFaceCovered( const cnFaceQuery* q, int i, double side, cnTransform
 		double planeN = cnDot( n, xfN.p ) - hN[k];
 		if ( fabs( planeS - planeN ) > q->tolerance )
 		{
-			return false;
+			return 0;
 		}
 		int j1 = ( i + 1 ) % 3, j2 = ( i + 2 ) % 3;
 		cnVec3 center = cnMulAdd( q->xf.p, side * q->h[i], cnColumn( q->rotation, i ) );
-		for ( int corner = 0; corner < 4; ++corner )
+		bool whole = true;
+		for ( int corner = 0; corner < 4 && whole; ++corner )
 		{
 			double u = ( corner & 1 ) ? q->h[j1] : -q->h[j1];
 			double v = ( corner & 2 ) ? q->h[j2] : -q->h[j2];
@@ -67,15 +86,43 @@ static bool cnFaceCovered( const cnFaceQuery* q, int i, double side, cnTransform
 			cnVec3 local = cnMulTMV( rN, cnSub( p, xfN.p ) );
 			for ( int m = 0; m < 3; ++m )
 			{
-				if ( m != k && fabs( cnGet( local, m ) ) > hN[m] + q->tolerance )
-				{
-					return false;
-				}
+				whole = whole && ( m == k || fabs( cnGet( local, m ) ) <= hN[m] + q->tolerance );
 			}
 		}
-		return true;
+		if ( whole )
+		{
+			return 2;
+		}
+		// a piece: N's other two axes must run along this face's two
+		cnVec3 offset = cnSub( cnMulSub( xfN.p, hN[k], n ), center );
+		double half[2] = { -1.0, -1.0 };
+		for ( int m = 0; m < 3; ++m )
+		{
+			if ( m == k )
+			{
+				continue;
+			}
+			double along1 = fabs( cnDot( cnColumn( rN, m ), cnColumn( q->rotation, j1 ) ) );
+			double along2 = fabs( cnDot( cnColumn( rN, m ), cnColumn( q->rotation, j2 ) ) );
+			if ( along1 >= CN_FACE_PARALLEL_COS )
+			{
+				half[0] = hN[m];
+			}
+			else if ( along2 >= CN_FACE_PARALLEL_COS )
+			{
+				half[1] = hN[m];
+			}
+		}
+		if ( half[0] < 0.0 || half[1] < 0.0 )
+		{
+			return 0;
+		}
+		double u = cnDot( offset, cnColumn( q->rotation, j1 ) ), v = cnDot( offset, cnColumn( q->rotation, j2 ) );
+		*piece = (cnFacePiece){ u - half[0] - q->tolerance, u + half[0] + q->tolerance, v - half[1] - q->tolerance,
+								v + half[1] + q->tolerance };
+		return 1;
 	}
-	return false;
+	return 0;
 }
 
 static bool cnFaceQueryCallback( int32_t proxyId, uint64_t userData, void* context )
@@ -93,9 +140,88 @@ static bool cnFaceQueryCallback( int32_t proxyId, uint64_t userData, void* conte
 	const double hN[3] = { other->geom.halfExtents.x, other->geom.halfExtents.y, other->geom.halfExtents.z };
 	for ( int face = 0; face < 6; ++face )
 	{
-		if ( ( q->faces & ( 1u << face ) ) == 0 && cnFaceCovered( q, face / 2, ( face & 1 ) ? 1.0 : -1.0, xfN, rN, hN ) )
+		if ( ( q->faces & ( 1u << face ) ) != 0 )
+		{
+			continue;
+		}
+		cnFacePiece piece;
+		int cover = cnFaceCover( q, face / 2, ( face & 1 ) ? 1.0 : -1.0, xfN, rN, hN, &piece );
+		if ( cover == 2 )
 		{
 			q->faces |= (uint8_t)( 1u << face );
+		}
+		else if ( cover == 1 )
+		{
+			if ( q->pieceCount[face] < CN_MAX_FACE_PIECES )
+			{
+				q->pieces[face][q->pieceCount[face]] = piece;
+			}
+			q->pieceCount[face] += 1;
+		}
+	}
+	return true;
+}
+
+// True when the pieces cover the face [-a, a] x [-b, b] together: the pieces' edges cut it into
+// cells, and the centre of every cell lies in some piece. (The pieces come in the tree's order;
+// the answer does not depend on it.)
+static bool cnPiecesCover( const cnFacePiece* pieces, int count, double a, double b )
+{
+	double us[2 * CN_MAX_FACE_PIECES + 2], vs[2 * CN_MAX_FACE_PIECES + 2];
+	int nu = 0, nv = 0;
+	us[nu++] = -a;
+	us[nu++] = a;
+	vs[nv++] = -b;
+	vs[nv++] = b;
+	for ( int p = 0; p < count; ++p )
+	{
+		const double cu[2] = { pieces[p].u0, pieces[p].u1 }, cv[2] = { pieces[p].v0, pieces[p].v1 };
+		for ( int e = 0; e < 2; ++e )
+		{
+			if ( cu[e] > -a && cu[e] < a )
+			{
+				us[nu++] = cu[e];
+			}
+			if ( cv[e] > -b && cv[e] < b )
+			{
+				vs[nv++] = cv[e];
+			}
+		}
+	}
+	for ( int pass = 0; pass < 2; ++pass )
+	{
+		double* x = pass == 0 ? us : vs;
+		int n = pass == 0 ? nu : nv;
+		for ( int i = 1; i < n; ++i )
+		{
+			double value = x[i];
+			int j = i - 1;
+			while ( j >= 0 && x[j] > value )
+			{
+				x[j + 1] = x[j];
+				--j;
+			}
+			x[j + 1] = value;
+		}
+	}
+	for ( int i = 0; i + 1 < nu; ++i )
+	{
+		for ( int j = 0; j + 1 < nv; ++j )
+		{
+			double u = 0.5 * ( us[i] + us[i + 1] ), v = 0.5 * ( vs[j] + vs[j + 1] );
+			if ( us[i + 1] - us[i] <= 0.0 || vs[j + 1] - vs[j] <= 0.0 )
+			{
+				continue;
+			}
+			bool inside = false;
+			for ( int p = 0; p < count && inside == false; ++p )
+			{
+				inside = u >= pieces[p].u0 && u <= pieces[p].u1 && v >= pieces[p].v0 && v <= pieces[p].v1;
+			}
+			if ( inside == false )
+			{
+				return false;
+			}
 		}
 	}
 	return true;
@@ -124,14 +250,32 @@ void cnUpdateInternalFaces( cnWorld* world )
 		}
 		// each face is checked against every static box near it: the result does not depend on
 		// the order the tree gives them in
-		cnFaceQuery q = { world, s, cnShapeWorldTransform( world->bodies + shape->body, shape ), cnMat3_zero,
-						  { shape->geom.halfExtents.x, shape->geom.halfExtents.y, shape->geom.halfExtents.z },
-						  tolerance, 0 };
+		cnFaceQuery q;
+		q.world = world;
+		q.self = s;
+		q.xf = cnShapeWorldTransform( world->bodies + shape->body, shape );
 		q.rotation = cnMat3FromQuat( q.xf.q );
+		q.h[0] = shape->geom.halfExtents.x;
+		q.h[1] = shape->geom.halfExtents.y;
+		q.h[2] = shape->geom.halfExtents.z;
+		q.tolerance = tolerance;
+		q.faces = 0;
+		memset( q.pieceCount, 0, sizeof( q.pieceCount ) );
 		cnAABB box = shape->aabb;
 		box.lower = cnSub( box.lower, cnV3( tolerance, tolerance, tolerance ) );
 		box.upper = cnAdd( box.upper, cnV3( tolerance, tolerance, tolerance ) );
 		cnDynamicTree_Query( tree, box, cnFaceQueryCallback, &q );
+		// faces that no one box covers may be covered by several together (a wide tile beside two
+		// narrow ones)
+		for ( int face = 0; face < 6; ++face )
+		{
+			int i = face / 2;
+			if ( ( q.faces & ( 1u << face ) ) == 0 && q.pieceCount[face] >= 2 && q.pieceCount[face] <= CN_MAX_FACE_PIECES &&
+				 cnPiecesCover( q.pieces[face], q.pieceCount[face], q.h[( i + 1 ) % 3], q.h[( i + 2 ) % 3] ) )
+			{
+				q.faces |= (uint8_t)( 1u << face );
+			}
+		}
 		shape->geom.internalFaces = q.faces;
 	}
 }

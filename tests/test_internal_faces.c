@@ -89,6 +89,45 @@ static void test_faces_found( void )
 	cnDestroyWorld( world );
 }
 
+// A face covered by two boxes together is internal; two that leave a gap between them are not.
+static void test_faces_covered_by_several( void )
+{
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -G ) );
+	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
+	cnShapeId wide = staticBox( world, cnV3( 0, 0, -0.1 ), cnV3( 0.5, 0.5, 0.1 ), m );
+	// +x side: two half-width tiles, together as wide as the wide one's face
+	cnShapeId right0 = staticBox( world, cnV3( 0.75, 0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
+	cnShapeId right1 = staticBox( world, cnV3( 0.75, -0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
+	// -x side: two tiles with a 10 cm gap between them
+	cnShapeId left0 = staticBox( world, cnV3( -0.75, 0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
+	cnShapeId left1 = staticBox( world, cnV3( -0.75, -0.3, -0.1 ), cnV3( 0.25, 0.2, 0.1 ), m );
+	cnWorld_Step( world, 1e-4 );
+	CHECK( facesOf( world, wide ) == FACE( 0, 1 ) );
+	CHECK( facesOf( world, right0 ) == ( FACE( 0, 0 ) | FACE( 1, 0 ) ) );
+	CHECK( facesOf( world, right1 ) == ( FACE( 0, 0 ) | FACE( 1, 1 ) ) );
+	CHECK( facesOf( world, left0 ) == FACE( 0, 1 ) );
+	CHECK( facesOf( world, left1 ) == FACE( 0, 1 ) );
+
+	// a box sliding without friction from the two tiles onto the wide one (towards the face the two
+	// cover together) keeps its speed
+	double rest = 0.2;
+	cnShapeDef sd = cnDefaultShapeDef();
+	sd.type = cnShape_box;
+	sd.halfExtents = cnV3( 0.2, 0.2, 0.2 );
+	sd.material = tbMaterial( world, 0.0, 0.0 );
+	cnBodyId body = tbBody( world, cnBody_dynamic, cnV3( 0.8, 0.05, rest ), cnQuat_identity, cnV3( -2.0, 0, 0 ), &sd );
+	double worst = 0.0;
+	for ( int step = 0; step < 15; ++step )
+	{
+		cnWorld_Step( world, 1.0 / 60.0 );
+		double dv = fabs( cnBody_GetLinearVelocity( world, body ).x + 2.0 );
+		worst = dv > worst ? dv : worst;
+	}
+	printf( "  from the two tiles onto the wide one: speed off by %.2e m/s\n", worst );
+	CHECK( worst < 1e-6 );
+	cnDestroyWorld( world );
+}
+
 // A floor of TILE_COUNT tiles along x; returns the tiles' bodies in tiles[] when given.
 static void tiledFloor( cnWorld* world, cnMaterialId m, cnBodyId* tiles )
 {
@@ -357,6 +396,7 @@ static void test_hole( void )
 int main( void )
 {
 	RUN_TEST( test_faces_found );
+	RUN_TEST( test_faces_covered_by_several );
 	RUN_TEST( test_frictionless_slide );
 	RUN_TEST( test_every_method );
 	RUN_TEST( test_diagonal_over_grid );
