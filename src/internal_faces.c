@@ -131,7 +131,11 @@ static bool cnFaceQueryCallback( int32_t proxyId, uint64_t userData, void* conte
 	cnFaceQuery* q = context;
 	int index = (int)userData;
 	const cnShape* other = q->world->shapes + index;
-	if ( index == q->self || other->geom.type != cnShape_box )
+	const cnShape* self = q->world->shapes + q->self;
+	// a neighbour that filters other shapes than this box does is no floor to some of them: a shape
+	// it lets through must meet this box's face as a real face
+	if ( index == q->self || other->geom.type != cnShape_box || other->categoryBits != self->categoryBits ||
+		 other->maskBits != self->maskBits || other->groupIndex != self->groupIndex )
 	{
 		return true;
 	}

@@ -66,6 +66,17 @@ static void test_faces_found( void )
 	cnShapeId shifted = staticBox( world, cnV3( 1.0, 0.5 + 0.25, -0.1 ), h, m );
 	// beside the grid's -x side with a 2 cm gap (more than the linear slop)
 	cnShapeId apart = staticBox( world, cnV3( -1.02, 0.0, -0.1 ), h, m );
+	// on the +y side of the corner tile grid[2][2], flush with it, a tile that collides with other
+	// shapes than the grid does (another category): the faces they share stay outside faces
+	cnBodyDef fbd = cnDefaultBodyDef();
+	fbd.type = cnBody_static;
+	fbd.position = cnV3( 0.5, 1.0, -0.1 );
+	cnShapeDef fsd = cnDefaultShapeDef();
+	fsd.type = cnShape_box;
+	fsd.halfExtents = h;
+	fsd.material = m;
+	fsd.categoryBits = 2;
+	cnShapeId filtered = cnCreateShape( world, cnCreateBody( world, &fbd ), &fsd );
 	// a dynamic box lying exactly on a corner tile counts for nothing
 	cnBodyId dynamic = tbBox( world, cnBody_dynamic, cnV3( 0.5, 0.5, 0.1 ), cnQuat_identity, cnVec3_zero, h, m );
 	cnWorld_Step( world, 1e-4 );
@@ -74,6 +85,7 @@ static void test_faces_found( void )
 	CHECK( facesOf( world, stacked ) == FACE( 2, 0 ) );
 	CHECK( facesOf( world, grid[0][0] ) == ( FACE( 0, 1 ) | FACE( 1, 1 ) ) );
 	CHECK( facesOf( world, grid[2][2] ) == ( FACE( 0, 0 ) | FACE( 1, 0 ) ) );
+	CHECK( facesOf( world, filtered ) == 0 );
 	CHECK( facesOf( world, grid[2][1] ) == ( FACE( 0, 0 ) | FACE( 1, 0 ) | FACE( 1, 1 ) ) );
 	CHECK( facesOf( world, shifted ) == 0 );
 	CHECK( facesOf( world, apart ) == 0 );
