@@ -30,6 +30,8 @@
 typedef struct cnFacePiece
 {
 	double u0, u1, v0, v1;
+	// how deep the other box is behind its face
+	double depth;
 } cnFacePiece;
 
 typedef struct cnFaceQuery
@@ -42,6 +44,8 @@ typedef struct cnFaceQuery
 	// how far apart two faces may be and still be one (the gap or overlap of a seam)
 	double tolerance;
 	uint8_t faces;
+	// per face: the deepest box found covering it whole
+	double wholeDepth[6];
 	// per face: pieces of other boxes' faces on it whose edges run along its own (pieceCount counts
 	// them all; past CN_MAX_FACE_PIECES the face is left an outside face, whatever the tree's order)
 	cnFacePiece pieces[6][CN_MAX_FACE_PIECES];
@@ -56,7 +60,8 @@ static cnVec3 cnColumn( cnMat3 m, int k )
 // Box N (transform xfN, rotation rN, half extents hN) against face (axis i, side) of the query's
 // box: 0 when N has no face coplanar with it and facing it, 2 when that face covers it whole (every
 // corner of the query's face lies within N's face; faces are convex, so the corners decide), else
-// 1 with the part of N's face on it in *piece when their edges run along each other's.
+// 1 with the part of N's face on it in *piece when their edges run along each other's. piece->depth
+// is N's depth behind its face in both cases.
 static int cnFaceCover( const cnFaceQuery* q, int i, double side, cnTransform xfN, cnMat3 rN, const double hN[3],
 						cnFacePiece* piece )
 {
@@ -89,6 +94,7 @@ static int cnFaceCover( const cnFaceQuery* q, int i, double side, cnTransform xf
 				whole = whole && ( m == k || fabs( cnGet( local, m ) ) <= hN[m] + q->tolerance );
 			}
 		}
+		piece->depth = 2.0 * hN[k];
 		if ( whole )
 		{
 			return 2;
@@ -119,7 +125,7 @@ static int cnFaceCover( const cnFaceQuery* q, int i, double side, cnTransform xf
 		}
 		double u = cnDot( offset, cnColumn( q->rotation, j1 ) ), v = cnDot( offset, cnColumn( q->rotation, j2 ) );
 		*piece = (cnFacePiece){ u - half[0] - q->tolerance, u + half[0] + q->tolerance, v - half[1] - q->tolerance,
-								v + half[1] + q->tolerance };
+								v + half[1] + q->tolerance, 2.0 * hN[k] };
 		return 1;
 	}
 	return 0;
@@ -144,15 +150,13 @@ static bool cnFaceQueryCallback( int32_t proxyId, uint64_t userData, void* conte
 	const double hN[3] = { other->geom.halfExtents.x, other->geom.halfExtents.y, other->geom.halfExtents.z };
 	for ( int face = 0; face < 6; ++face )
 	{
-		if ( ( q->faces & ( 1u << face ) ) != 0 )
-		{
-			continue;
-		}
 		cnFacePiece piece;
 		int cover = cnFaceCover( q, face / 2, ( face & 1 ) ? 1.0 : -1.0, xfN, rN, hN, &piece );
 		if ( cover == 2 )
 		{
+			// the deepest of the boxes that cover it whole, whatever order they come in
 			q->faces |= (uint8_t)( 1u << face );
+			q->wholeDepth[face] = piece.depth > q->wholeDepth[face] ? piece.depth : q->wholeDepth[face];
 		}
 		else if ( cover == 1 )
 		{
@@ -248,6 +252,10 @@ void cnUpdateInternalFaces( cnWorld* world )
 			continue;
 		}
 		shape->geom.internalFaces = 0;
+		for ( int face = 0; face < 6; ++face )
+		{
+			shape->geom.internalDepth[face] = 0.0f;
+		}
 		if ( world->bodies[shape->body].type != cnBody_static )
 		{
 			continue;
@@ -265,6 +273,7 @@ void cnUpdateInternalFaces( cnWorld* world )
 		q.tolerance = tolerance;
 		q.faces = 0;
 		memset( q.pieceCount, 0, sizeof( q.pieceCount ) );
+		memset( q.wholeDepth, 0, sizeof( q.wholeDepth ) );
 		cnAABB box = shape->aabb;
 		box.lower = cnSub( box.lower, cnV3( tolerance, tolerance, tolerance ) );
 		box.upper = cnAdd( box.upper, cnV3( tolerance, tolerance, tolerance ) );
@@ -274,10 +283,21 @@ void cnUpdateInternalFaces( cnWorld* world )
 		for ( int face = 0; face < 6; ++face )
 		{
 			int i = face / 2;
-			if ( ( q.faces & ( 1u << face ) ) == 0 && q.pieceCount[face] >= 2 && q.pieceCount[face] <= CN_MAX_FACE_PIECES &&
-				 cnPiecesCover( q.pieces[face], q.pieceCount[face], q.h[( i + 1 ) % 3], q.h[( i + 2 ) % 3] ) )
+			if ( ( q.faces & ( 1u << face ) ) != 0 )
 			{
+				shape->geom.internalDepth[face] = (float)q.wholeDepth[face];
+			}
+			else if ( q.pieceCount[face] >= 2 && q.pieceCount[face] <= CN_MAX_FACE_PIECES &&
+					  cnPiecesCover( q.pieces[face], q.pieceCount[face], q.h[( i + 1 ) % 3], q.h[( i + 2 ) % 3] ) )
+			{
+				// as deep as the shallowest piece
 				q.faces |= (uint8_t)( 1u << face );
+				double depth = q.pieces[face][0].depth;
+				for ( int p = 1; p < q.pieceCount[face]; ++p )
+				{
+					depth = q.pieces[face][p].depth < depth ? q.pieces[face][p].depth : depth;
+				}
+				shape->geom.internalDepth[face] = (float)depth;
 			}
 		}
 		shape->geom.internalFaces = q.faces;

@@ -24,8 +24,9 @@
 // state: they are not saved, a loaded world has one worker, and results do not depend on them)
 _Static_assert( sizeof( cnWorldDef ) == 256, "cnWorldDef changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnBody ) == 672, "cnBody changed: update the snapshot (snapshot.c)" );
-// (cnGeometry.internalFaces is not saved: it follows from the static boxes, found again after a load)
-_Static_assert( sizeof( cnShape ) == 328, "cnShape changed: update the snapshot (snapshot.c)" );
+// (cnGeometry.internalFaces and internalDepth are not saved: they follow from the static boxes and
+// are found again after a load)
+_Static_assert( sizeof( cnShape ) == 352, "cnShape changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnContact ) == 976, "cnContact changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnJoint ) == 416, "cnJoint changed: update the snapshot (snapshot.c)" );
 _Static_assert( sizeof( cnForceDef ) == 112, "cnForceDef changed: update the snapshot (snapshot.c)" );

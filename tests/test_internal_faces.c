@@ -379,6 +379,33 @@ static void test_snapshot( void )
 	cnDestroyWorld( loaded );
 }
 
+// The floor's end stays an end for a ball larger than the tiles: the tile before the last is grown
+// through its internal face only as deep as the last tile, so the ball drops once its centre has
+// passed the floor's edge. (Grown by the ball's full span, the floor reached a metre past its end.)
+static void test_ball_off_narrow_tiles( void )
+{
+	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -G ) );
+	cnMaterialId m = tbMaterial( world, 0.0, 0.0 );
+	// 20 tiles 0.25 m wide from x = 0 to 5
+	for ( int i = 0; i < 20; ++i )
+	{
+		staticBox( world, cnV3( 0.125 + 0.25 * i, 0, -0.1 ), cnV3( 0.125, 2.0, 0.1 ), m );
+	}
+	cnBodyId ball = tbSphere( world, cnBody_dynamic, cnV3( 3.0, 0, 0.5 ), cnV3( 2.0, 0, 0 ), 0.5, m );
+	double zPast = 1.0;
+	for ( int step = 0; step < 120 && cnBody_GetPosition( world, ball ).x < 5.3; ++step )
+	{
+		cnWorld_Step( world, 1.0 / 60.0 );
+		zPast = cnBody_GetPosition( world, ball ).z;
+	}
+	cnVec3 p = cnBody_GetPosition( world, ball );
+	printf( "  ball 0.3 m past the floor's end: x %.3f z %.3f\n", p.x, p.z );
+	// its centre 0.3 m past the edge: on the edge it would be at most sqrt(0.5^2 - 0.3^2) = 0.4 up
+	CHECK( p.x >= 5.3 );
+	CHECK( zPast < 0.4 + 0.005 );
+	cnDestroyWorld( world );
+}
+
 // A tile taken out ahead of a sliding box leaves a real hole, a little wider than the box: the box
 // drops in, and the far tile's side, an outside face again, takes most of its speed on the way down
 // (had the face stayed internal, the box would have been lifted onto the far tile and slid on).
@@ -414,6 +441,7 @@ int main( void )
 	RUN_TEST( test_diagonal_over_grid );
 	RUN_TEST( test_friction_stop );
 	RUN_TEST( test_snapshot );
+	RUN_TEST( test_ball_off_narrow_tiles );
 	RUN_TEST( test_hole );
 	return TEST_SUMMARY();
 }

@@ -206,8 +206,10 @@ const cnGeometry* cnBoxThroughSeams( const cnGeometry* a, cnTransform* xfA, doub
 	double h[3] = { a->halfExtents.x, a->halfExtents.y, a->halfExtents.z }, offset[3];
 	for ( int k = 0; k < 3; ++k )
 	{
-		double lo = -h[k] - ( ( a->internalFaces >> ( 2 * k ) ) & 1u ? reach : 0.0 );
-		double hi = h[k] + ( ( a->internalFaces >> ( 2 * k + 1 ) ) & 1u ? reach : 0.0 );
+		double grow0 = reach < a->internalDepth[2 * k] ? reach : a->internalDepth[2 * k];
+		double grow1 = reach < a->internalDepth[2 * k + 1] ? reach : a->internalDepth[2 * k + 1];
+		double lo = -h[k] - ( ( a->internalFaces >> ( 2 * k ) ) & 1u ? grow0 : 0.0 );
+		double hi = h[k] + ( ( a->internalFaces >> ( 2 * k + 1 ) ) & 1u ? grow1 : 0.0 );
 		offset[k] = 0.5 * ( lo + hi );
 		h[k] = 0.5 * ( hi - lo );
 	}

@@ -38,6 +38,9 @@ typedef struct cnGeometry
 	// another static box covers, so the face lies inside the solid the two make and no contact may
 	// push along it (internal_faces.c); 0 for every other shape
 	uint8_t internalFaces;
+	// static box: per internal face, how deep the static boxes behind it are (the least over the
+	// boxes that cover it together): how far cnBoxThroughSeams may grow it
+	float internalDepth[6];
 } cnGeometry;
 
 /// Mass properties of a solid shape: mass, centre of mass and inertia about the centre of mass,
@@ -124,10 +127,10 @@ void cnCollideBoxAndSphere( const cnGeometry* a, cnTransform xfA, const cnGeomet
 void cnCollideBoxAndCapsule( const cnGeometry* a, cnTransform xfA, const cnGeometry* b, cnTransform xfB,
 							 double maxDistance, cnManifold* m );
 /// The box another shape meets: a static box grown through its internal faces (internal_faces.c) by
-/// reach, so that a shape rolling or sliding over a seam between static boxes finds the face it is
-/// on continue instead of the next box's edge. reach is what the other shape can span (its length
-/// and the speculative distance), so the grown part lies under the neighbour that covers the face,
-/// unless that neighbour is thinner than the other shape is long. Returns box itself when it has no
+/// what the other shape can span (reach: its length and the speculative distance), but never deeper
+/// than the static boxes behind the face (cnGeometry.internalDepth), so that a shape rolling or
+/// sliding over a seam between static boxes finds the face it is on continue instead of the next
+/// box's edge, and a hole beyond the neighbour stays a hole. Returns box itself when it has no
 /// internal face, else grown, with *xf moved to the grown box's centre. (Box against box skips
 /// the axes along internal faces instead: cnCollideBoxes.)
 const cnGeometry* cnBoxThroughSeams( const cnGeometry* box, cnTransform* xf, double reach, cnGeometry* grown );
