@@ -15,3 +15,19 @@ static const cnMat3 cnMat3_nan = { { NAN, NAN, NAN }, { NAN, NAN, NAN }, { NAN, 
 
 /// A malloc'd copy of s; NULL for NULL or when memory runs out.
 char* cnCopyString( const char* s );
+
+/// Sorts n doubles ascending in place: insertion sort, for the few values of a collision routine.
+static inline void cnSortDoubles( double* x, int n )
+{
+	for ( int i = 1; i < n; ++i )
+	{
+		double value = x[i];
+		int j = i - 1;
+		while ( j >= 0 && x[j] > value )
+		{
+			x[j + 1] = x[j];
+			--j;
+		}
+		x[j + 1] = value;
+	}
+}

@@ -14,6 +14,7 @@
 
 #include "collision/broad_phase.h"
 #include "collision/dynamic_tree.h"
+#include "core.h"
 #include "shape.h"
 #include "world.h"
 
@@ -196,22 +197,8 @@ static bool cnPiecesCover( const cnFacePiece* pieces, int count, double a, doubl
 			}
 		}
 	}
-	for ( int pass = 0; pass < 2; ++pass )
-	{
-		double* x = pass == 0 ? us : vs;
-		int n = pass == 0 ? nu : nv;
-		for ( int i = 1; i < n; ++i )
-		{
-			double value = x[i];
-			int j = i - 1;
-			while ( j >= 0 && x[j] > value )
-			{
-				x[j + 1] = x[j];
-				--j;
-			}
-			x[j + 1] = value;
-		}
-	}
+	cnSortDoubles( us, nu );
+	cnSortDoubles( vs, nv );
 	for ( int i = 0; i + 1 < nu; ++i )
 	{
 		for ( int j = 0; j + 1 < nv; ++j )

@@ -7,6 +7,7 @@
 // capsule's segment) is a separating axis search needed. Everything is computed in the frame of
 // shape A and moved to the world at the end.
 #include "collision/collision.h"
+#include "core.h"
 
 #include <float.h>
 
@@ -307,18 +308,8 @@ static double cnSegmentBoxParameter( cnVec3 p0, cnVec3 d, cnVec3 h )
 		}
 	}
 	ts[n++] = 1.0;
-	// insertion sort of at most 8 values
-	for ( int i = 1; i < n; ++i )
-	{
-		double x = ts[i];
-		int j = i - 1;
-		while ( j >= 0 && ts[j] > x )
-		{
-			ts[j + 1] = ts[j];
-			--j;
-		}
-		ts[j + 1] = x;
-	}
+	// at most 8 values
+	cnSortDoubles( ts, n );
 
 	double best = 0.0, bestF = DBL_MAX;
 	for ( int k = 0; k + 1 < n; ++k )
