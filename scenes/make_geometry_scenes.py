@@ -264,8 +264,9 @@ def jacks(count=36, arm=0.15, half_width=0.025):
                   "appearance": {"color": [0.85, 0.65, 0.3], "finish": "metal"}},
     }
     half = 0.6
+    # the floor reaches well past the low box: a jack that climbs out of the heap lands on it
     bodies = [{"name": "floor", "type": "static", "material": "floor", "position": [0, 0, -0.05],
-               "shapes": [{"type": "box", "half_extents": [half + 0.1, half + 0.1, 0.05]}]}]
+               "shapes": [{"type": "box", "half_extents": [half + 1.0, half + 1.0, 0.05]}]}]
     for k, (x, y) in enumerate(((half, 0), (-half, 0), (0, half), (0, -half))):
         bodies.append({"name": "wall_%d" % k, "type": "static", "material": "floor", "position": [x, y, 0.1],
                        "shapes": [{"type": "box", "half_extents": [0.05 if x else half, 0.05 if y else half, 0.1]}]})
