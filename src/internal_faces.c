@@ -233,17 +233,10 @@ void cnUpdateInternalFaces( cnWorld* world )
 	double tolerance = world->def.linearSlop;
 	for ( int s = 0; s < world->shapeCount; ++s )
 	{
+		// (a box on a body that is not static keeps the zeros it was made with)
 		cnShape* shape = world->shapes + s;
-		if ( shape->alive == false || shape->geom.type != cnShape_box )
-		{
-			continue;
-		}
-		shape->geom.internalFaces = 0;
-		for ( int face = 0; face < 6; ++face )
-		{
-			shape->geom.internalDepth[face] = 0.0f;
-		}
-		if ( world->bodies[shape->body].type != cnBody_static )
+		if ( shape->alive == false || shape->geom.type != cnShape_box ||
+			 world->bodies[shape->body].type != cnBody_static )
 		{
 			continue;
 		}
@@ -270,6 +263,7 @@ void cnUpdateInternalFaces( cnWorld* world )
 		for ( int face = 0; face < 6; ++face )
 		{
 			int i = face / 2;
+			shape->geom.internalDepth[face] = 0.0f;
 			if ( ( q.faces & ( 1u << face ) ) != 0 )
 			{
 				shape->geom.internalDepth[face] = (float)q.wholeDepth[face];

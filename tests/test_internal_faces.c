@@ -19,28 +19,16 @@
 #define TILE_COUNT 24
 #define TILE_HALF 0.25
 
-static uint8_t facesOf( cnWorld* world, cnShapeId id )
+// The internal faces of a body's (only) shape.
+static uint8_t facesOf( cnWorld* world, cnBodyId id )
 {
-	return world->shapes[id.index].geom.internalFaces;
+	return world->shapes[world->bodies[id.index].firstShape].geom.internalFaces;
 }
 
-static cnShapeId staticBox( cnWorld* world, cnVec3 position, cnVec3 halfExtents, cnMaterialId material )
+// A static box of the material (test_bodies.h).
+static cnBodyId staticBox( cnWorld* world, cnVec3 position, cnVec3 halfExtents, cnMaterialId material )
 {
-	cnBodyDef bd = cnDefaultBodyDef();
-	bd.type = cnBody_static;
-	bd.position = position;
-	cnBodyId body = cnCreateBody( world, &bd );
-	cnShapeDef sd = cnDefaultShapeDef();
-	sd.type = cnShape_box;
-	sd.halfExtents = halfExtents;
-	sd.material = material;
-	return cnCreateShape( world, body, &sd );
-}
-
-static cnBodyId bodyOf( cnWorld* world, cnShapeId id )
-{
-	int body = world->shapes[id.index].body;
-	return (cnBodyId){ body, world->bodies[body].generation };
+	return tbBox( world, cnBody_static, position, cnQuat_identity, cnVec3_zero, halfExtents, material );
 }
 
 // bit 2 axis + side of a face (side 1: the positive one)
@@ -53,7 +41,7 @@ static void test_faces_found( void )
 	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -G ) );
 	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
 	cnVec3 h = cnV3( 0.25, 0.25, 0.1 );
-	cnShapeId grid[3][3];
+	cnBodyId grid[3][3];
 	for ( int i = 0; i < 3; ++i )
 	{
 		for ( int j = 0; j < 3; ++j )
@@ -61,22 +49,19 @@ static void test_faces_found( void )
 			grid[i][j] = staticBox( world, cnV3( 0.5 * ( i - 1 ), 0.5 * ( j - 1 ), -0.1 ), h, m );
 		}
 	}
-	cnShapeId stacked = staticBox( world, cnV3( 0, 0, 0.1 ), h, m );
+	cnBodyId stacked = staticBox( world, cnV3( 0, 0, 0.1 ), h, m );
 	// beside the grid's +x side, shifted by half a tile in y: covers half of a face
-	cnShapeId shifted = staticBox( world, cnV3( 1.0, 0.5 + 0.25, -0.1 ), h, m );
+	cnBodyId shifted = staticBox( world, cnV3( 1.0, 0.5 + 0.25, -0.1 ), h, m );
 	// beside the grid's -x side with a 2 cm gap (more than the linear slop)
-	cnShapeId apart = staticBox( world, cnV3( -1.02, 0.0, -0.1 ), h, m );
+	cnBodyId apart = staticBox( world, cnV3( -1.02, 0.0, -0.1 ), h, m );
 	// on the +y side of the corner tile grid[2][2], flush with it, a tile that collides with other
 	// shapes than the grid does (another category): the faces they share stay outside faces
-	cnBodyDef fbd = cnDefaultBodyDef();
-	fbd.type = cnBody_static;
-	fbd.position = cnV3( 0.5, 1.0, -0.1 );
 	cnShapeDef fsd = cnDefaultShapeDef();
 	fsd.type = cnShape_box;
 	fsd.halfExtents = h;
 	fsd.material = m;
 	fsd.categoryBits = 2;
-	cnShapeId filtered = cnCreateShape( world, cnCreateBody( world, &fbd ), &fsd );
+	cnBodyId filtered = tbBody( world, cnBody_static, cnV3( 0.5, 1.0, -0.1 ), cnQuat_identity, cnVec3_zero, &fsd );
 	// a dynamic box lying exactly on a corner tile counts for nothing
 	cnBodyId dynamic = tbBox( world, cnBody_dynamic, cnV3( 0.5, 0.5, 0.1 ), cnQuat_identity, cnVec3_zero, h, m );
 	cnWorld_Step( world, 1e-4 );
@@ -90,10 +75,10 @@ static void test_faces_found( void )
 	CHECK( facesOf( world, shifted ) == 0 );
 	CHECK( facesOf( world, apart ) == 0 );
 	CHECK( facesOf( world, grid[0][1] ) == ( FACE( 0, 1 ) | FACE( 1, 0 ) | FACE( 1, 1 ) ) );
-	CHECK( world->shapes[world->bodies[dynamic.index].firstShape].geom.internalFaces == 0 );
+	CHECK( facesOf( world, dynamic ) == 0 );
 
 	// the centre tile goes: its neighbours' faces towards it are outside faces again
-	CHECK( cnDestroyBody( world, bodyOf( world, grid[1][1] ) ) );
+	CHECK( cnDestroyBody( world, grid[1][1] ) );
 	cnWorld_Step( world, 1e-4 );
 	CHECK( facesOf( world, grid[0][1] ) == ( FACE( 1, 0 ) | FACE( 1, 1 ) ) );
 	CHECK( facesOf( world, grid[1][0] ) == ( FACE( 0, 0 ) | FACE( 0, 1 ) ) );
@@ -106,13 +91,13 @@ static void test_faces_covered_by_several( void )
 {
 	cnWorld* world = tbWorld( cnMethod_impulse, cnV3( 0, 0, -G ) );
 	cnMaterialId m = tbMaterial( world, 0.5, 0.0 );
-	cnShapeId wide = staticBox( world, cnV3( 0, 0, -0.1 ), cnV3( 0.5, 0.5, 0.1 ), m );
+	cnBodyId wide = staticBox( world, cnV3( 0, 0, -0.1 ), cnV3( 0.5, 0.5, 0.1 ), m );
 	// +x side: two half-width tiles, together as wide as the wide one's face
-	cnShapeId right0 = staticBox( world, cnV3( 0.75, 0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
-	cnShapeId right1 = staticBox( world, cnV3( 0.75, -0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
+	cnBodyId right0 = staticBox( world, cnV3( 0.75, 0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
+	cnBodyId right1 = staticBox( world, cnV3( 0.75, -0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
 	// -x side: two tiles with a 10 cm gap between them
-	cnShapeId left0 = staticBox( world, cnV3( -0.75, 0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
-	cnShapeId left1 = staticBox( world, cnV3( -0.75, -0.3, -0.1 ), cnV3( 0.25, 0.2, 0.1 ), m );
+	cnBodyId left0 = staticBox( world, cnV3( -0.75, 0.25, -0.1 ), cnV3( 0.25, 0.25, 0.1 ), m );
+	cnBodyId left1 = staticBox( world, cnV3( -0.75, -0.3, -0.1 ), cnV3( 0.25, 0.2, 0.1 ), m );
 	cnWorld_Step( world, 1e-4 );
 	CHECK( facesOf( world, wide ) == FACE( 0, 1 ) );
 	CHECK( facesOf( world, right0 ) == ( FACE( 0, 0 ) | FACE( 1, 0 ) ) );
@@ -145,10 +130,10 @@ static void tiledFloor( cnWorld* world, cnMaterialId m, cnBodyId* tiles )
 {
 	for ( int i = 0; i < TILE_COUNT; ++i )
 	{
-		cnShapeId s = staticBox( world, cnV3( -5.0 + 2.0 * TILE_HALF * i, 0, -0.1 ), cnV3( TILE_HALF, 2.0, 0.1 ), m );
+		cnBodyId tile = staticBox( world, cnV3( -5.0 + 2.0 * TILE_HALF * i, 0, -0.1 ), cnV3( TILE_HALF, 2.0, 0.1 ), m );
 		if ( tiles != NULL )
 		{
-			tiles[i] = bodyOf( world, s );
+			tiles[i] = tile;
 		}
 	}
 }
@@ -296,7 +281,8 @@ static void test_diagonal_over_grid( void )
 	double rest = 0.0;
 	cnVec3 v0 = cnV3( 2.0, 1.5, 0.0 );
 	cnBodyId body = slider( world, slideBox, v0, CN_PI / 6.0, m, &rest );
-	CHECK( cnBody_SetTransform( world, body, cnV3( -4.5, -4.5, rest ), cnQuatFromAxisAngle( cnV3( 0, 0, 1 ), CN_PI / 6.0 ) ) );
+	cnQuat yaw = cnQuatFromAxisAngle( cnV3( 0, 0, 1 ), CN_PI / 6.0 );
+	CHECK( cnBody_SetTransform( world, body, cnV3( -4.5, -4.5, rest ), yaw ) );
 	double worst = 0.0;
 	for ( int step = 0; step < 120; ++step )
 	{

@@ -231,7 +231,8 @@ static bool cnIsGhostAxis( const double n[3], uint8_t facesA, uint8_t facesB, do
 		{
 			return true;
 		}
-		if ( ( facesB & ( 1u << f ) ) != 0 && -side * ( n[0] * c[0][k] + n[1] * c[1][k] + n[2] * c[2][k] ) > CN_INTERNAL_LEAN )
+		double alongB = n[0] * c[0][k] + n[1] * c[1][k] + n[2] * c[2][k];
+		if ( ( facesB & ( 1u << f ) ) != 0 && -side * alongB > CN_INTERNAL_LEAN )
 		{
 			return true;
 		}
